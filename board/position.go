@@ -1,0 +1,347 @@
+package board
+
+// CastlingRights is a set of the four castling rights.
+type CastlingRights uint8
+
+// The four rights. Which rook each one uses is kept by the Position.
+const (
+	WhiteKingside CastlingRights = 1 << iota
+	WhiteQueenside
+	BlackKingside
+	BlackQueenside
+	NoCastling  CastlingRights = 0
+	AllCastling CastlingRights = 15
+)
+
+// CastlingRight returns the right for colour c on the king side (true) or queen side.
+func CastlingRight(c Color, kingside bool) CastlingRights {
+	r := WhiteKingside << (2 * c)
+	if !kingside {
+		r <<= 1
+	}
+	return r
+}
+
+// index returns 0..3 for a single right.
+func (cr CastlingRights) index() int {
+	switch cr {
+	case WhiteKingside:
+		return 0
+	case WhiteQueenside:
+		return 1
+	case BlackKingside:
+		return 2
+	}
+	return 3
+}
+
+// historyCapacity is the history room a new Position starts with: enough
+// for any realistic game plus search depth, so make/unmake never allocates.
+const historyCapacity = 1024
+
+// undo is what Make saves so Unmake can restore the position exactly; the
+// saved keys also serve repetition detection.
+type undo struct {
+	key      uint64
+	move     Move
+	captured Piece
+	castling CastlingRights
+	ep       Square
+	halfmove int
+}
+
+// Position is a chess position with everything needed to continue the game:
+// placement (bitboards and mailbox), side to move, castling rights with their
+// rooks, en-passant square, clocks, Zobrist key and the history of keys since
+// the game began (for repetition and unmake).
+//
+// A Position is not safe for concurrent use; give every goroutine its own Clone.
+type Position struct {
+	byType   [6]Bitboard
+	byColor  [2]Bitboard
+	squares  [64]Piece
+	side     Color
+	castling CastlingRights
+	ep       Square // set only when a pawn of the side to move stands beside the double-pushed pawn
+	halfmove int
+	fullmove int
+	key      uint64
+
+	castleRook [4]Square          // rook square per right (index CastlingRights.index)
+	castleMask [64]CastlingRights // rights lost when a move starts or ends on the square
+	chess960   bool               // write castling as king-takes-rook and FEN with rook files
+
+	history []undo
+}
+
+// Clone returns an independent deep copy (history included).
+func (p *Position) Clone() *Position {
+	c := *p
+	c.history = make([]undo, len(p.history), max(cap(p.history), historyCapacity))
+	copy(c.history, p.history)
+	return &c
+}
+
+// Side returns the colour to move.
+func (p *Position) Side() Color { return p.side }
+
+// PieceAt returns the piece on s, or NoPiece.
+func (p *Position) PieceAt(s Square) Piece { return p.squares[s] }
+
+// Pieces returns the squares of colour c's pieces of type pt.
+func (p *Position) Pieces(c Color, pt PieceType) Bitboard { return p.byType[pt] & p.byColor[c] }
+
+// PiecesOfType returns the squares of both colours' pieces of type pt.
+func (p *Position) PiecesOfType(pt PieceType) Bitboard { return p.byType[pt] }
+
+// Occupancy returns the squares of all of colour c's pieces.
+func (p *Position) Occupancy(c Color) Bitboard { return p.byColor[c] }
+
+// Occupied returns every occupied square.
+func (p *Position) Occupied() Bitboard { return p.byColor[White] | p.byColor[Black] }
+
+// KingSquare returns the square of colour c's king.
+func (p *Position) KingSquare(c Color) Square { return (p.byType[King] & p.byColor[c]).LSB() }
+
+// EnPassant returns the en-passant target square, or NoSquare. It is set only
+// when a pawn of the side to move could capture there (ignoring pins).
+func (p *Position) EnPassant() Square { return p.ep }
+
+// Castling returns the castling rights still held.
+func (p *Position) Castling() CastlingRights { return p.castling }
+
+// CastlingRook returns the rook square of a single right, or NoSquare if the right is gone.
+func (p *Position) CastlingRook(cr CastlingRights) Square {
+	if p.castling&cr == 0 {
+		return NoSquare
+	}
+	return p.castleRook[cr.index()]
+}
+
+// HalfmoveClock returns the plies since the last capture or pawn move.
+func (p *Position) HalfmoveClock() int { return p.halfmove }
+
+// FullmoveNumber returns the move number, starting at 1 and counting after Black moves.
+func (p *Position) FullmoveNumber() int { return p.fullmove }
+
+// Key returns the Zobrist key of the position.
+func (p *Position) Key() uint64 { return p.key }
+
+// Chess960 reports whether castling is written the Chess960 way (king takes rook).
+func (p *Position) Chess960() bool { return p.chess960 }
+
+// SetChess960 chooses how castling moves and FEN castling fields are written.
+// Positions whose castling cannot be standard chess are always Chess960.
+func (p *Position) SetChess960(on bool) { p.chess960 = on || !p.standardCastling() }
+
+// standardCastling reports whether every castling right is an orthodox one:
+// king on the e-file, rooks on the a- and h-files.
+func (p *Position) standardCastling() bool {
+	for i, cr := range [4]CastlingRights{WhiteKingside, WhiteQueenside, BlackKingside, BlackQueenside} {
+		if p.castling&cr == 0 {
+			continue
+		}
+		c := Color(i / 2)
+		if p.KingSquare(c).File() != 4 {
+			return false
+		}
+		if f := p.castleRook[i].File(); (cr&(WhiteKingside|BlackKingside) != 0 && f != 7) ||
+			(cr&(WhiteQueenside|BlackQueenside) != 0 && f != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Ply returns the number of moves made on this Position since it was set up.
+func (p *Position) Ply() int { return len(p.history) }
+
+// LastMove returns the move that led here, or NoMove at the root of the history.
+func (p *Position) LastMove() Move {
+	if len(p.history) == 0 {
+		return NoMove
+	}
+	return p.history[len(p.history)-1].move
+}
+
+func (p *Position) put(pc Piece, s Square) {
+	bb := SquareBB(s)
+	p.byType[pc.Type()] |= bb
+	p.byColor[pc.Color()] |= bb
+	p.squares[s] = pc
+}
+
+func (p *Position) remove(s Square) {
+	pc := p.squares[s]
+	bb := SquareBB(s)
+	p.byType[pc.Type()] &^= bb
+	p.byColor[pc.Color()] &^= bb
+	p.squares[s] = NoPiece
+}
+
+func (p *Position) relocate(from, to Square) {
+	pc := p.squares[from]
+	bb := SquareBB(from) | SquareBB(to)
+	p.byType[pc.Type()] ^= bb
+	p.byColor[pc.Color()] ^= bb
+	p.squares[from] = NoPiece
+	p.squares[to] = pc
+}
+
+// Make plays m, which must be legal in this position (movegen produces such
+// moves; ParseUCI in movegen checks user input). Unmake takes it back.
+func (p *Position) Make(m Move) {
+	from, to := m.From(), m.To()
+	us := p.side
+	moved := p.squares[from]
+	captured := NoPiece
+	if m.Kind() != Castling {
+		captured = p.squares[to]
+	}
+	p.history = append(p.history, undo{
+		key: p.key, move: m, captured: captured,
+		castling: p.castling, ep: p.ep, halfmove: p.halfmove,
+	})
+
+	key := p.key ^ zobristSide
+	if p.ep != NoSquare {
+		key ^= zobristEP[p.ep.File()]
+		p.ep = NoSquare
+	}
+	p.halfmove++
+
+	switch m.Kind() {
+	case Castling:
+		rook := p.squares[to]
+		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
+		// Remove both first: in Chess960 the destinations may hold the other piece.
+		p.remove(from)
+		p.remove(to)
+		p.put(moved, kingTo)
+		p.put(rook, rookTo)
+		key ^= zobristPiece[moved][from] ^ zobristPiece[moved][kingTo] ^
+			zobristPiece[rook][to] ^ zobristPiece[rook][rookTo]
+	case EnPassant:
+		capSq := to ^ 8 // the square behind the target, from the mover's view
+		captured = p.squares[capSq]
+		p.history[len(p.history)-1].captured = captured
+		p.remove(capSq)
+		p.relocate(from, to)
+		key ^= zobristPiece[captured][capSq] ^ zobristPiece[moved][from] ^ zobristPiece[moved][to]
+		p.halfmove = 0
+	default:
+		if captured != NoPiece {
+			p.remove(to)
+			key ^= zobristPiece[captured][to]
+			p.halfmove = 0
+		}
+		if m.Kind() == Promotion {
+			promo := MakePiece(us, m.PromotionType())
+			p.remove(from)
+			p.put(promo, to)
+			key ^= zobristPiece[moved][from] ^ zobristPiece[promo][to]
+		} else {
+			p.relocate(from, to)
+			key ^= zobristPiece[moved][from] ^ zobristPiece[moved][to]
+		}
+		if moved.Type() == Pawn {
+			p.halfmove = 0
+			if to-from == 16 || from-to == 16 {
+				// Record the e.p. square only when a capture there is possible,
+				// so equal positions get equal keys (repetition rule).
+				ep := (from + to) / 2
+				if pawnNeighbours(to)&p.Pieces(us.Other(), Pawn) != 0 {
+					p.ep = ep
+					key ^= zobristEP[ep.File()]
+				}
+			}
+		}
+	}
+
+	if lost := p.castleMask[from] | p.castleMask[to]; p.castling&lost != 0 {
+		key ^= zobristCastling[p.castling]
+		p.castling &^= lost
+		key ^= zobristCastling[p.castling]
+	}
+	if us == Black {
+		p.fullmove++
+	}
+	p.side = us.Other()
+	p.key = key
+}
+
+// Unmake takes back the last move made with Make.
+func (p *Position) Unmake() {
+	u := &p.history[len(p.history)-1]
+	m := u.move
+	p.side = p.side.Other()
+	if p.side == Black {
+		p.fullmove--
+	}
+	from, to := m.From(), m.To()
+	switch m.Kind() {
+	case Castling:
+		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
+		king, rook := p.squares[kingTo], p.squares[rookTo]
+		p.remove(kingTo)
+		p.remove(rookTo)
+		p.put(king, from)
+		p.put(rook, to)
+	case EnPassant:
+		p.relocate(to, from)
+		p.put(u.captured, to^8)
+	case Promotion:
+		p.remove(to)
+		p.put(MakePiece(p.side, Pawn), from)
+		if u.captured != NoPiece {
+			p.put(u.captured, to)
+		}
+	default:
+		p.relocate(to, from)
+		if u.captured != NoPiece {
+			p.put(u.captured, to)
+		}
+	}
+	p.key, p.castling, p.ep, p.halfmove = u.key, u.castling, u.ep, u.halfmove
+	p.history = p.history[:len(p.history)-1]
+}
+
+// MakeNull passes the turn (for null-move pruning); the side to move must not be in check.
+func (p *Position) MakeNull() {
+	p.history = append(p.history, undo{
+		key: p.key, move: NullMove, captured: NoPiece,
+		castling: p.castling, ep: p.ep, halfmove: p.halfmove,
+	})
+	p.key ^= zobristSide
+	if p.ep != NoSquare {
+		p.key ^= zobristEP[p.ep.File()]
+		p.ep = NoSquare
+	}
+	p.halfmove++
+	p.side = p.side.Other()
+}
+
+// UnmakeNull takes back MakeNull.
+func (p *Position) UnmakeNull() {
+	u := &p.history[len(p.history)-1]
+	p.side = p.side.Other()
+	p.key, p.ep, p.halfmove = u.key, u.ep, u.halfmove
+	p.history = p.history[:len(p.history)-1]
+}
+
+// pawnNeighbours returns the squares left and right of s on its rank.
+func pawnNeighbours(s Square) Bitboard {
+	bb := SquareBB(s)
+	return (bb&^FileA)>>1 | (bb&^FileH)<<1
+}
+
+// CapturedPiece returns what m captures in this position (NoPiece if nothing).
+func (p *Position) CapturedPiece(m Move) Piece {
+	switch m.Kind() {
+	case Castling:
+		return NoPiece
+	case EnPassant:
+		return MakePiece(p.side.Other(), Pawn)
+	}
+	return p.squares[m.To()]
+}

@@ -1,0 +1,63 @@
+// Package perft counts the leaf nodes of the legal move tree to a fixed
+// depth, the standard correctness test of a move generator. It offers the
+// plain count (with bulk counting at the last ply), divide (the count under
+// each root move) and a runner for EPD suites of reference counts.
+package perft
+
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// maxDepth bounds the depth so the per-ply move lists can live in one array.
+const maxDepth = 64
+
+// Count returns the number of leaf nodes at the given depth below p.
+// p is restored before it returns.
+func Count(p *board.Position, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	if depth > maxDepth {
+		depth = maxDepth
+	}
+	var lists [maxDepth]movegen.MoveList
+	return count(p, depth, lists[:depth])
+}
+
+// count recurses with one preallocated move list per ply; at depth 1 the
+// number of legal moves is the answer (bulk counting), as every legal move
+// leads to exactly one leaf.
+func count(p *board.Position, depth int, lists []movegen.MoveList) uint64 {
+	ml := &lists[0]
+	movegen.Legal(p, ml)
+	if depth == 1 {
+		return uint64(ml.Len())
+	}
+	var nodes uint64
+	for _, m := range ml.Moves() {
+		p.Make(m)
+		nodes += count(p, depth-1, lists[1:])
+		p.Unmake()
+	}
+	return nodes
+}
+
+// MoveCount is one line of a divide: a root move and the leaves below it.
+type MoveCount struct {
+	Move  board.Move
+	Nodes uint64
+}
+
+// Divide returns the leaf count under each legal root move, in generation order.
+func Divide(p *board.Position, depth int) []MoveCount {
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	out := make([]MoveCount, 0, ml.Len())
+	for _, m := range ml.Moves() {
+		p.Make(m)
+		out = append(out, MoveCount{Move: m, Nodes: Count(p, depth-1)})
+		p.Unmake()
+	}
+	return out
+}
