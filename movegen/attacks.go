@@ -10,7 +10,7 @@ import (
 var (
 	knightAttacks [64]board.Bitboard
 	kingAttacks   [64]board.Bitboard
-	pawnAttacks   [2][64]board.Bitboard // [colour][square]: squares a pawn of that colour attacks
+	pawnAttacks   [2][64]board.Bitboard  // [colour][square]: squares a pawn of that colour attacks
 	between       [64][64]board.Bitboard // squares strictly between two aligned squares, else empty
 	line          [64][64]board.Bitboard // the whole line through two aligned squares, else empty
 

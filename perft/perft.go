@@ -5,6 +5,9 @@
 package perft
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -60,4 +63,18 @@ func Divide(p *board.Position, depth int) []MoveCount {
 		p.Unmake()
 	}
 	return out
+}
+
+// WriteDivide runs Divide and prints it as Stockfish does for "go perft":
+// one "move: nodes" line per root move, a blank line, then
+// "Nodes searched: N". Castling is written as p.Chess960() asks. It returns
+// the total.
+func WriteDivide(w io.Writer, p *board.Position, depth int) uint64 {
+	var total uint64
+	for _, mc := range Divide(p, depth) {
+		fmt.Fprintf(w, "%s: %d\n", mc.Move.UCI(p.Chess960()), mc.Nodes)
+		total += mc.Nodes
+	}
+	fmt.Fprintf(w, "\nNodes searched: %d\n", total)
+	return total
 }

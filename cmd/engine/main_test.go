@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func engine(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestPerftCount(t *testing.T) {
+	code, out, _ := engine(t, "", "perft", "--depth", "4")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "Nodes searched: 197281\n")
+	assert.Contains(t, out, "Nodes/second: ")
+}
+
+func TestPerftDivide(t *testing.T) {
+	code, out, _ := engine(t, "", "perft", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "-d", "1", "--divide")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "e1g1: 1\n")
+	assert.Contains(t, out, "\nNodes searched: 26\n")
+
+	_, out, _ = engine(t, "", "perft", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "-d", "1", "--divide", "--chess960")
+	assert.Contains(t, out, "e1h1: 1\n")
+}
+
+func TestPerftSuite(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.epd")
+	require.NoError(t, os.WriteFile(good, []byte(
+		"# comment\n"+
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902 ;D4 197281\n"+
+			"\n"+
+			"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528\n"), 0o644))
+	code, out, _ := engine(t, "", "perft", "--suite", good, "--max-nodes", "10000")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "positions 2, counts checked 5, skipped 1, failed 0")
+
+	bad := filepath.Join(dir, "bad.epd")
+	require.NoError(t, os.WriteFile(bad, []byte(
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n"), 0o644))
+	code, out, _ = engine(t, "", "perft", "--suite", bad)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "FAIL line   1")
+	assert.Contains(t, out, "D2 400 != 401 (expected)")
+}
+
+func TestPerftBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"perft", "--fen", "not a fen"},
+		{"perft", "--depth", "-1"},
+		{"perft", "--depth", "x"},
+		{"perft", "--suite", "/no/such/file.epd"},
+		{"perft", "--max-nodes", "5"},
+		{"perft", "8/8/8/8/8/8/8/8"},
+		{"perft", "--no-such-flag"},
+	} {
+		code, _, errOut := engine(t, "", args...)
+		assert.Equal(t, 2, code, args)
+		assert.NotEmpty(t, errOut, args)
+	}
+}
+
+func TestHelpAndUnknownCommand(t *testing.T) {
+	code, out, _ := engine(t, "", "perft", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "--max-nodes")
+	assert.Contains(t, out, "--chess960")
+
+	code, _, errOut := engine(t, "", "frobnicate")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `unknown command "frobnicate"`)
+}
+
+func TestNoArgumentsSpeaksUCI(t *testing.T) {
+	code, out, _ := engine(t, "uci\nisready\nquit\n")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "uciok\nreadyok\n")
+}
