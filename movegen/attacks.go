@@ -1,8 +1,6 @@
 package movegen
 
 import (
-	"math/bits"
-
 	"github.com/twofold-chess/twofold/board"
 )
 
@@ -74,8 +72,8 @@ func init() {
 		pawnAttacks[board.White][s] = step(-1, 1) | step(1, 1)
 		pawnAttacks[board.Black][s] = step(-1, -1) | step(1, -1)
 	}
-	rookTable = initMagics(&rookMagics, rookDirs, 0x2545F4914F6CDD1D)
-	bishopTable = initMagics(&bishopMagics, bishopDirs, 0x6A09E667F3BCC909)
+	rookTable = initMagics(&rookMagics, &rookMagicNumbers, rookDirs)
+	bishopTable = initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs)
 
 	for a := board.Square(0); a < 64; a++ {
 		for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
@@ -91,78 +89,44 @@ func init() {
 	}
 }
 
-// initMagics finds a magic multiplier for every square by trial with a
-// fixed-seed generator (deterministic, a few milliseconds; see
-// BenchmarkInitMagics) and fills the shared attack table.
-func initMagics(magics *[64]magic, dirs [4][2]int, seed uint64) []board.Bitboard {
-	var occs, refs [4096]board.Bitboard
-	var epoch [4096]uint32
-	var table []board.Bitboard
-	rng := xorshift(seed)
-	attempt := uint32(0)
-	for s := board.Square(0); s < 64; s++ {
-		// Edges never block a ray's inner squares, so they are not relevant.
-		edges := ((board.Rank1 | board.Rank8) &^ board.RankBB(s.Rank())) |
-			((board.FileA | board.FileH) &^ board.FileBB(s.File()))
-		m := &magics[s]
-		m.mask = slide(s, 0, dirs) &^ edges
-		bitsN := m.mask.Count()
-		m.shift = uint8(64 - bitsN)
-		m.offset = uint32(len(table))
-		size := 1 << bitsN
-		table = append(table, make([]board.Bitboard, size)...)
-		block := table[m.offset:]
+// relevantMask returns the squares whose occupancy can change a slider's
+// attacks from s: its rays without their last square (edges never block).
+func relevantMask(s board.Square, dirs [4][2]int) board.Bitboard {
+	edges := ((board.Rank1 | board.Rank8) &^ board.RankBB(s.Rank())) |
+		((board.FileA | board.FileH) &^ board.FileBB(s.File()))
+	return slide(s, 0, dirs) &^ edges
+}
 
-		// Enumerate every subset of the mask (Carry-Rippler).
-		n := 0
+// initMagics fills the shared attack table from the magic numbers in
+// magic_numbers.go (found once by TestMagicNumbers -regenerate) and checks
+// them on the way: a wrong number would make two occupancies with different
+// attacks share a slot. Filling costs a few milliseconds (BenchmarkInitMagics);
+// searching the numbers at start-up cost ~340 ms.
+func initMagics(magics *[64]magic, numbers *[64]uint64, dirs [4][2]int) []board.Bitboard {
+	var table []board.Bitboard
+	for s := board.Square(0); s < 64; s++ {
+		m := &magics[s]
+		m.mask = relevantMask(s, dirs)
+		m.number = numbers[s]
+		m.shift = uint8(64 - m.mask.Count())
+		m.offset = uint32(len(table))
+		table = append(table, make([]board.Bitboard, 1<<m.mask.Count())...)
+		// Enumerate every subset of the mask (Carry-Rippler). Attack sets are
+		// never empty, so an empty slot is an unused one.
 		for occ := board.Bitboard(0); ; {
-			occs[n], refs[n] = occ, slide(s, occ, dirs)
-			n++
+			att := slide(s, occ, dirs)
+			slot := &table[m.index(occ)]
+			if *slot != 0 && *slot != att {
+				panic("movegen: magic_numbers.go is corrupt; restore it from git")
+			}
+			*slot = att
 			if occ = (occ - m.mask) & m.mask; occ == 0 {
-				break
-			}
-		}
-		for {
-			number := rng.sparse()
-			if bits.OnesCount64((uint64(m.mask)*number)>>56) < 6 {
-				continue // too few high bits: cannot spread the index well
-			}
-			attempt++
-			ok := true
-			for i := 0; i < n; i++ {
-				idx := (uint64(occs[i]) * number) >> m.shift
-				if epoch[idx] != attempt {
-					epoch[idx] = attempt
-					block[idx] = refs[i]
-				} else if block[idx] != refs[i] {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				m.number = number
 				break
 			}
 		}
 	}
 	return table
 }
-
-type xorshiftState uint64
-
-func xorshift(seed uint64) *xorshiftState { s := xorshiftState(seed); return &s }
-
-func (s *xorshiftState) next() uint64 {
-	x := uint64(*s)
-	x ^= x >> 12
-	x ^= x << 25
-	x ^= x >> 27
-	*s = xorshiftState(x)
-	return x * 2685821657736338717
-}
-
-// sparse returns a number with few set bits, which make good magic candidates.
-func (s *xorshiftState) sparse() uint64 { return s.next() & s.next() & s.next() }
 
 // RookAttacks returns the squares a rook on s attacks given the occupancy.
 func RookAttacks(s board.Square, occ board.Bitboard) board.Bitboard {
