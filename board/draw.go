@@ -43,3 +43,22 @@ func (p *Position) InsufficientMaterial() bool {
 	bishops := p.byType[Bishop]
 	return bishops&LightSquares == 0 || bishops&^LightSquares == 0
 }
+
+// IsRepetition reports whether the current position occurred before, within
+// reach of the halfmove clock. Searches treat a single repetition as a draw:
+// if repeating was good once, it is good again, so the line is drawn.
+func (p *Position) IsRepetition() bool {
+	limit := min(p.halfmove, len(p.history))
+	for i := 4; i <= limit; i += 2 {
+		if p.history[len(p.history)-i].key == p.key {
+			return true
+		}
+	}
+	return false
+}
+
+// NonPawnMaterial reports whether colour c has a piece other than king and pawns
+// (searches skip the null move without one: zugzwang is then likely).
+func (p *Position) NonPawnMaterial(c Color) bool {
+	return p.byColor[c]&^(p.byType[Pawn]|p.byType[King]) != 0
+}

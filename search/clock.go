@@ -1,0 +1,85 @@
+package search
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+)
+
+// clock turns the UCI time controls into two limits: a soft one, checked
+// between iterations and scaled by how settled the search is, and a hard one
+// checked inside the search. Its fields are atomic because PonderHit restarts
+// it from the input goroutine while threads read it.
+type clock struct {
+	startNs atomic.Int64 // unix nanoseconds when the clock started
+	soft    atomic.Int64 // nanoseconds; 0 = no soft limit
+	hard    atomic.Int64 // nanoseconds; 0 = no hard limit
+}
+
+// Guards against losing on time: the hard limit never exceeds this share of
+// the remaining clock, and a small reserve is never touched.
+const (
+	maxShareOfClock = 0.4
+	clockReserve    = 5 * time.Millisecond
+)
+
+func (c *clock) start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
+	c.startNs.Store(now.UnixNano())
+	var soft, hard time.Duration
+	switch left, inc := lim.Time[side], lim.Inc[side]; {
+	case lim.MoveTime > 0:
+		hard = max(lim.MoveTime-overhead, time.Millisecond)
+	case left > 0:
+		mtg := lim.MovesToGo
+		if mtg <= 0 || mtg > 35 {
+			mtg = 35 // sudden death: plan for about 35 more moves
+		}
+		usable := max(left-overhead-clockReserve, time.Millisecond)
+		base := usable/time.Duration(mtg) + inc*3/4
+		soft = base * 6 / 10
+		hard = min(base*4, time.Duration(float64(usable)*maxShareOfClock))
+		if mtg == 1 {
+			hard = min(usable*8/10, hard*2)
+		}
+		hard = max(hard, time.Millisecond)
+		soft = max(min(soft, hard), time.Millisecond)
+	}
+	c.soft.Store(int64(soft))
+	c.hard.Store(int64(hard))
+}
+
+// onlyMove cuts the soft limit when there is a single legal move.
+func (c *clock) onlyMove() {
+	if s := c.soft.Load(); s > 0 {
+		c.soft.Store(min(s, int64(20*time.Millisecond)))
+	}
+}
+
+func (c *clock) elapsed() time.Duration {
+	return time.Duration(time.Now().UnixNano() - c.startNs.Load())
+}
+
+// hardStop reports whether the search must stop now.
+func (c *clock) hardStop() bool {
+	h := c.hard.Load()
+	return h > 0 && int64(c.elapsed()) >= h
+}
+
+// softStop reports whether to start no new iteration: sooner when the best
+// move has held for several iterations, later when it just changed or the
+// score dropped. About half the soft limit is left for the next iteration,
+// which usually costs more than all before it.
+func (c *clock) softStop(stableIterations, scoreDrop int) bool {
+	s := c.soft.Load()
+	if s == 0 {
+		return false
+	}
+	factor := 1.3 - 0.1*float64(min(stableIterations, 6))
+	if scoreDrop > 50 {
+		factor *= 1.5
+	} else if scoreDrop > 20 {
+		factor *= 1.2
+	}
+	return float64(c.elapsed()) > float64(s)*factor*0.6
+}

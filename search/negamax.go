@@ -1,0 +1,476 @@
+package search
+
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// Move-ordering tiers: the TT move, then winning and equal captures and
+// queen promotions (by victim, then attacker), killers, the countermove,
+// quiet moves by history, and losing captures last.
+const (
+	orderTT       = 1 << 30
+	orderGood     = 1 << 26
+	orderKiller1  = 1 << 24
+	orderKiller2  = orderKiller1 - 1
+	orderCounter  = orderKiller1 - 2
+	orderBad      = -(1 << 26)
+	historyLimit  = 1 << 14
+	quiescePlyCap = MaxPly - 1
+)
+
+// mvvLva orders captures: most valuable victim first, least valuable attacker next.
+func mvvLva(victim, attacker board.PieceType) int32 {
+	return int32(seeValue[victim]*8 - int(attacker))
+}
+
+// scoreMoves fills the frame's scores for the moves in it.
+func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
+	p := t.pos
+	us := p.Side()
+	var counter board.Move
+	if ply > 0 {
+		prev := &t.stack[ply-1]
+		if prev.move != board.NoMove && prev.move != board.NullMove {
+			counter = t.counters[prev.piece&15][prev.move.To()]
+		}
+	}
+	for i, m := range f.moves.Moves() {
+		var sc int32
+		captured := p.CapturedPiece(m)
+		switch {
+		case m == ttMove:
+			sc = orderTT
+		case captured != board.NoPiece || (m.Kind() == board.Promotion && m.PromotionType() == board.Queen):
+			victim := board.Pawn
+			if captured != board.NoPiece {
+				victim = captured.Type()
+			}
+			sc = mvvLva(victim, p.PieceAt(m.From()).Type())
+			if m.Kind() == board.Promotion {
+				sc += int32(seeValue[board.Queen])
+			}
+			if SEE(p, m) >= 0 {
+				sc += orderGood
+			} else {
+				sc += orderBad
+			}
+		case m.Kind() == board.Promotion:
+			sc = orderBad - 1000 // under-promotions: almost never best
+		case m == f.killers[0]:
+			sc = orderKiller1
+		case m == f.killers[1]:
+			sc = orderKiller2
+		case m == counter:
+			sc = orderCounter
+		default:
+			sc = t.history[us][m.From()][m.To()]
+		}
+		f.scores[i] = sc
+	}
+}
+
+// pickMove moves the best-scored move among i.. to position i and returns it
+// (selection sort: usually only the first few moves are ever looked at).
+func pickMove(f *frame, i int) (board.Move, int32) {
+	moves := f.moves.Moves()
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if f.scores[j] > f.scores[best] {
+			best = j
+		}
+	}
+	moves[i], moves[best] = moves[best], moves[i]
+	f.scores[i], f.scores[best] = f.scores[best], f.scores[i]
+	return moves[i], f.scores[i]
+}
+
+// updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
+func updateHistory(h *int32, bonus int) {
+	*h += int32(bonus - int(*h)*abs(bonus)/historyLimit)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// scoreToTT and scoreFromTT make mate scores relative to the node, so a
+// stored mate is right wherever the position is reached again.
+func scoreToTT(score, ply int) int {
+	switch {
+	case score >= MateBound:
+		return score + ply
+	case score <= -MateBound:
+		return score - ply
+	}
+	return score
+}
+
+func scoreFromTT(score, ply int) int {
+	switch {
+	case score >= MateBound:
+		return score - ply
+	case score <= -MateBound:
+		return score + ply
+	}
+	return score
+}
+
+// isDraw reports the draws a search scores as 0 inside the tree.
+func isDraw(p *board.Position) bool {
+	return p.IsRepetition() || p.InsufficientMaterial() || (p.FiftyMoveRule() && !movegen.InCheck(p))
+}
+
+// search is the principal-variation negamax for a node below the root.
+func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
+	if depth <= 0 {
+		return t.quiesce(alpha, beta, ply)
+	}
+	s := t.s
+	p := t.pos
+	f := &t.stack[ply]
+	f.pvLen = 0
+	t.nodes++
+	if t.nodes&1023 == 0 {
+		t.checkLimits()
+	}
+	if s.stop.Load() {
+		return 0
+	}
+	if ply > t.selDepth {
+		t.selDepth = ply
+	}
+	pvNode := beta-alpha > 1
+
+	if isDraw(p) {
+		return 0
+	}
+	if ply >= MaxPly-4 {
+		return eval.Evaluate(p)
+	}
+	// Mate-distance pruning: no result here can beat a mate found nearer the root.
+	alpha = max(alpha, -MateScore+ply)
+	beta = min(beta, MateScore-ply-1)
+	if alpha >= beta {
+		return alpha
+	}
+
+	key := p.Key()
+	tte, hit := s.tt.probe(key)
+	ttMove := board.NoMove
+	if hit {
+		ttMove = tte.move
+		score := scoreFromTT(int(tte.score), ply)
+		if !pvNode && int(tte.depth) >= depth &&
+			(tte.bound == BoundExact ||
+				(tte.bound == BoundLower && score >= beta) ||
+				(tte.bound == BoundUpper && score <= alpha)) {
+			return score
+		}
+	}
+
+	inCheck := movegen.InCheck(p)
+	staticEval := -Infinity
+	improving := false
+	if !inCheck {
+		if hit {
+			staticEval = int(tte.eval)
+		} else {
+			staticEval = eval.Evaluate(p)
+		}
+		improving = ply >= 2 && staticEval > t.stack[ply-2].eval
+	}
+	f.eval = staticEval
+
+	if !pvNode && !inCheck {
+		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
+		if depth <= 8 && staticEval-80*depth+40*boolInt(improving) >= beta && staticEval < MateBound {
+			return staticEval
+		}
+		// Null move: if passing still fails high, a real move will too (not in
+		// pawn endings, where zugzwang makes passing a poor guide).
+		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
+			ply > 0 && t.stack[ply-1].move != board.NullMove {
+			r := 3 + depth/4 + min((staticEval-beta)/200, 3)
+			f.move, f.piece = board.NullMove, board.NoPiece
+			p.MakeNull()
+			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
+			p.UnmakeNull()
+			if s.stop.Load() {
+				return 0
+			}
+			if score >= beta {
+				if score >= MateBound {
+					score = beta
+				}
+				return score
+			}
+		}
+	}
+
+	// Internal iterative reduction: without a TT move the ordering is poor,
+	// so spend less here and let the next iteration find the move.
+	if depth >= 4 && ttMove == board.NoMove && (pvNode || cutNode) {
+		depth--
+	}
+
+	movegen.Legal(p, &f.moves)
+	if f.moves.Len() == 0 {
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+	t.scoreMoves(f, ply, ttMove)
+
+	us := p.Side()
+	bestScore, bestMove := -Infinity, board.NoMove
+	origAlpha := alpha
+	quietsTried := 0
+	var quiets [64]board.Move
+	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
+	for i := 0; i < f.moves.Len(); i++ {
+		m, order := pickMove(f, i)
+		captured := p.CapturedPiece(m)
+		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
+
+		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) {
+			if quiet {
+				// Late-move and futility pruning of quiet moves at low depth.
+				if depth <= 8 && quietsTried >= lmpLimit {
+					continue
+				}
+				if depth <= 6 && staticEval+100+90*depth <= alpha && order < orderCounter {
+					continue
+				}
+				if depth <= 6 && order < orderCounter && SEE(p, m) < -60*depth {
+					continue
+				}
+			} else if depth <= 6 && order < orderGood && SEE(p, m) < -100*depth {
+				continue
+			}
+		}
+
+		f.move, f.piece = m, p.PieceAt(m.From())
+		p.Make(m)
+		givesCheck := movegen.InCheck(p)
+		newDepth := depth - 1
+		if givesCheck {
+			newDepth++
+		}
+		var score int
+		if i == 0 {
+			score = -t.search(-beta, -alpha, newDepth, ply+1, false)
+		} else {
+			r := 0
+			if depth >= 3 && i >= 1+boolInt(pvNode) && (quiet || order < 0) {
+				r = lmrTable[depth][i+1]
+				r += boolInt(!improving) + boolInt(cutNode) - boolInt(pvNode) - boolInt(givesCheck)
+				if quiet {
+					r -= int(order) / 6000
+				}
+				r = min(max(r, 0), newDepth-1)
+			}
+			score = -t.search(-alpha-1, -alpha, newDepth-r, ply+1, true)
+			if score > alpha && r > 0 {
+				score = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+			}
+			if pvNode && score > alpha && score < beta {
+				score = -t.search(-beta, -alpha, newDepth, ply+1, false)
+			}
+		}
+		p.Unmake()
+		if s.stop.Load() {
+			return 0
+		}
+		if quiet && quietsTried < len(quiets) {
+			quiets[quietsTried] = m
+		}
+		if quiet {
+			quietsTried++
+		}
+
+		if score > bestScore {
+			bestScore = score
+			if score > alpha {
+				bestMove = m
+				alpha = score
+				if pvNode {
+					child := &t.stack[ply+1]
+					f.pv[0] = m
+					copy(f.pv[1:], child.pv[:child.pvLen])
+					f.pvLen = 1 + child.pvLen
+				}
+				if score >= beta {
+					if quiet {
+						t.rewardQuiet(f, ply, m, depth, quiets[:min(quietsTried, len(quiets))])
+					}
+					break
+				}
+			}
+		}
+	}
+
+	bound := BoundUpper
+	switch {
+	case bestScore >= beta:
+		bound = BoundLower
+	case alpha > origAlpha:
+		bound = BoundExact
+	}
+	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	return bestScore
+}
+
+// rewardQuiet updates killers, countermove and history after a quiet move
+// caused a beta cutoff; the quiet moves tried before it are penalised.
+func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried []board.Move) {
+	if f.killers[0] != m {
+		f.killers[1], f.killers[0] = f.killers[0], m
+	}
+	if ply > 0 {
+		prev := &t.stack[ply-1]
+		if prev.move != board.NoMove && prev.move != board.NullMove {
+			t.counters[prev.piece&15][prev.move.To()] = m
+		}
+	}
+	us := t.pos.Side()
+	bonus := min(depth*depth*16, 1600)
+	for _, q := range tried {
+		if q == m {
+			updateHistory(&t.history[us][q.From()][q.To()], bonus)
+		} else {
+			updateHistory(&t.history[us][q.From()][q.To()], -bonus)
+		}
+	}
+}
+
+// quiesce searches captures and promotions until the position is quiet, so
+// the static evaluation is never taken in the middle of an exchange. In check
+// every evasion is searched.
+func (t *thread) quiesce(alpha, beta, ply int) int {
+	s := t.s
+	p := t.pos
+	f := &t.stack[ply]
+	f.pvLen = 0
+	t.nodes++
+	if t.nodes&1023 == 0 {
+		t.checkLimits()
+	}
+	if s.stop.Load() {
+		return 0
+	}
+	if ply > t.selDepth {
+		t.selDepth = ply
+	}
+	if p.InsufficientMaterial() || p.IsRepetition() {
+		return 0
+	}
+	inCheck := movegen.InCheck(p)
+	if ply >= quiescePlyCap {
+		if inCheck {
+			return 0
+		}
+		return eval.Evaluate(p)
+	}
+
+	key := p.Key()
+	tte, hit := s.tt.probe(key)
+	if hit {
+		score := scoreFromTT(int(tte.score), ply)
+		if tte.bound == BoundExact || (tte.bound == BoundLower && score >= beta) ||
+			(tte.bound == BoundUpper && score <= alpha) {
+			return score
+		}
+	}
+
+	standPat := -Infinity
+	bestScore := -Infinity
+	if !inCheck {
+		if hit {
+			standPat = int(tte.eval)
+		} else {
+			standPat = eval.Evaluate(p)
+		}
+		if standPat >= beta {
+			return standPat
+		}
+		alpha = max(alpha, standPat)
+		bestScore = standPat
+		movegen.Noisy(p, &f.moves)
+	} else {
+		movegen.Legal(p, &f.moves)
+		if f.moves.Len() == 0 {
+			return -MateScore + ply
+		}
+	}
+	t.scoreMoves(f, ply, board.NoMove)
+
+	bestMove := board.NoMove
+	origAlpha := alpha
+	for i := 0; i < f.moves.Len(); i++ {
+		m, order := pickMove(f, i)
+		if !inCheck {
+			if order < orderGood {
+				break // the rest lose material by SEE, or are under-promotions
+			}
+			// Delta pruning: even winning the piece cannot lift alpha.
+			captured := p.CapturedPiece(m)
+			gain := 0
+			if captured != board.NoPiece {
+				gain = seeValue[captured.Type()]
+			}
+			if m.Kind() == board.Promotion {
+				gain += seeValue[board.Queen] - seeValue[board.Pawn]
+			}
+			if standPat+gain+200 <= alpha {
+				continue
+			}
+		}
+		f.move, f.piece = m, p.PieceAt(m.From())
+		p.Make(m)
+		score := -t.quiesce(-beta, -alpha, ply+1)
+		p.Unmake()
+		if s.stop.Load() {
+			return 0
+		}
+		if score > bestScore {
+			bestScore = score
+			if score > alpha {
+				alpha = score
+				bestMove = m
+				child := &t.stack[ply+1]
+				f.pv[0] = m
+				copy(f.pv[1:], child.pv[:child.pvLen])
+				f.pvLen = 1 + child.pvLen
+				if score >= beta {
+					break
+				}
+			}
+		}
+	}
+	bound := BoundUpper
+	switch {
+	case bestScore >= beta:
+		bound = BoundLower
+	case alpha > origAlpha:
+		bound = BoundExact
+	}
+	storedEval := standPat
+	if inCheck {
+		storedEval = 0
+	}
+	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
+	return bestScore
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

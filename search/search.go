@@ -1,0 +1,457 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// Options configure a Searcher; the zero value of each field means its default.
+type Options struct {
+	Threads      int           // Lazy SMP threads, default 1
+	MultiPV      int           // lines to report, default 1
+	MoveOverhead time.Duration // kept in hand per move for GUI and transport lag
+	Strength     Strength      // weakening for casual play; zero = full strength
+}
+
+// Searcher runs searches; it keeps the transposition table and the threads'
+// history tables between searches of one game.
+type Searcher struct {
+	tt      *TT
+	opts    Options
+	threads []*thread
+
+	stop      atomic.Bool
+	pondering atomic.Bool
+	clock     clock
+
+	limits   Limits
+	report   func(Info)
+	start    time.Time // when Search began (for reports)
+	rootSide board.Color
+	mu       sync.Mutex // held for the duration of a search
+	rng      uint64     // for the weakened modes' random choices
+}
+
+// New returns a Searcher with a transposition table of hashMB megabytes.
+func New(hashMB int, opts Options) *Searcher {
+	s := &Searcher{tt: NewTT(hashMB), rng: 0x9E3779B97F4A7C15}
+	s.SetOptions(opts)
+	return s
+}
+
+// SetOptions changes the options; not during a search.
+func (s *Searcher) SetOptions(o Options) {
+	o.Threads = max(o.Threads, 1)
+	o.MultiPV = max(o.MultiPV, 1)
+	s.opts = o
+	for len(s.threads) < o.Threads {
+		s.threads = append(s.threads, &thread{s: s, id: len(s.threads)})
+	}
+	s.threads = s.threads[:o.Threads]
+}
+
+// Options returns the current options.
+func (s *Searcher) Options() Options { return s.opts }
+
+// SetHash resizes (and empties) the transposition table.
+func (s *Searcher) SetHash(mb int) { s.tt.Resize(mb) }
+
+// Clear empties the transposition table and the history tables (new game).
+func (s *Searcher) Clear() {
+	s.tt.Clear()
+	for _, t := range s.threads {
+		t.clearHistory()
+	}
+}
+
+// Stop asks a running search to finish; Search then returns at once.
+func (s *Searcher) Stop() {
+	s.pondering.Store(false)
+	s.stop.Store(true)
+}
+
+// PonderHit turns a ponder search into a normal one: the clock starts now.
+func (s *Searcher) PonderHit() {
+	if s.pondering.Load() {
+		s.clock.start(s.limits, s.opts.MoveOverhead, s.rootSide, time.Now())
+		s.pondering.Store(false)
+	}
+}
+
+// Search searches p (which it does not modify) within the limits, calling
+// report with progress, and returns the best move. It blocks until done;
+// call Stop or PonderHit from another goroutine.
+func (s *Searcher) Search(p *board.Position, lim Limits, report func(Info)) Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.start = time.Now()
+	s.stop.Store(false)
+	s.pondering.Store(lim.Ponder)
+	s.limits, s.report = lim, report
+	if s.report == nil {
+		s.report = func(Info) {}
+	}
+	s.rootSide = p.Side()
+	s.tt.newSearch()
+
+	root := s.rootMoves(p, lim.Moves)
+	if len(root) == 0 {
+		s.waitUntilReleased(lim)
+		score := 0
+		if movegen.InCheck(p) {
+			score = -MateScore
+		}
+		return Result{Score: score}
+	}
+	s.clock.start(lim, s.opts.MoveOverhead, p.Side(), s.start)
+	if len(root) == 1 {
+		s.clock.onlyMove()
+	}
+
+	if s.opts.Strength.active() {
+		return s.weakSearch(p, root)
+	}
+
+	var wg sync.WaitGroup
+	for _, t := range s.threads {
+		t.prepare(p, root)
+	}
+	for _, t := range s.threads[1:] {
+		wg.Add(1)
+		go func(t *thread) {
+			defer wg.Done()
+			t.iterate()
+		}(t)
+	}
+	main := s.threads[0]
+	main.iterate()
+	s.waitUntilReleased(lim)
+	s.stop.Store(true)
+	wg.Wait()
+
+	best := main.rootMoves[0]
+	res := Result{Best: best.move, Score: best.score, Depth: main.completedDepth, Nodes: s.nodes()}
+	if best.pvLen > 1 {
+		res.Ponder = best.pv[1]
+	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {
+		res.Ponder = s.legalOrNone(p, best.move, d.move)
+	}
+	return res
+}
+
+// waitUntilReleased holds the result of an infinite or ponder search until
+// the GUI says stop (or ponderhit), as UCI requires.
+func (s *Searcher) waitUntilReleased(lim Limits) {
+	for (lim.Infinite || s.pondering.Load()) && !s.stop.Load() {
+		if !lim.Infinite && !s.pondering.Load() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// rootMoves returns the legal moves, restricted to only when given.
+func (s *Searcher) rootMoves(p *board.Position, only []board.Move) []rootMove {
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	var root []rootMove
+	for _, m := range ml.Moves() {
+		if len(only) > 0 && !contains(only, m) {
+			continue
+		}
+		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity})
+	}
+	return root
+}
+
+func contains(ms []board.Move, m board.Move) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func afterMove(p *board.Position, m board.Move) uint64 {
+	p.Make(m)
+	k := p.Key()
+	p.Unmake()
+	return k
+}
+
+// legalOrNone returns reply if it is legal after m (a TT move may be a collision).
+func (s *Searcher) legalOrNone(p *board.Position, m, reply board.Move) board.Move {
+	p.Make(m)
+	defer p.Unmake()
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	if ml.Contains(reply) {
+		return reply
+	}
+	return board.NoMove
+}
+
+// nodes sums the threads' published node counts.
+func (s *Searcher) nodes() uint64 {
+	var n uint64
+	for _, t := range s.threads {
+		n += t.published.Load()
+	}
+	return n
+}
+
+// elapsed is the time since the search (or the ponderhit) started.
+func (s *Searcher) elapsed() time.Duration { return time.Since(s.start) }
+
+// rootMove is one legal move at the root with its latest result.
+type rootMove struct {
+	move      board.Move
+	score     int // this iteration's score; -Infinity if not (fully) searched
+	prevScore int
+	selDepth  int
+	pv        [MaxPly]board.Move
+	pvLen     int
+}
+
+// frame is the per-ply state of a thread's search stack.
+type frame struct {
+	moves   movegen.MoveList
+	scores  [movegen.MaxMoves]int32
+	killers [2]board.Move
+	eval    int
+	move    board.Move  // the move made from this ply
+	piece   board.Piece // the piece that made it
+	pv      [MaxPly]board.Move
+	pvLen   int
+}
+
+// thread is one search worker with its own position, stack and histories.
+type thread struct {
+	s              *Searcher
+	id             int
+	pos            *board.Position
+	nodes          uint64
+	published      atomic.Uint64
+	selDepth       int
+	rootMoves      []rootMove
+	pvIdx          int
+	completedDepth int
+	stack          [MaxPly + 4]frame
+	history        [2][64][64]int32
+	counters       [16][64]board.Move
+}
+
+func (t *thread) clearHistory() {
+	t.history = [2][64][64]int32{}
+	t.counters = [16][64]board.Move{}
+}
+
+func (t *thread) prepare(p *board.Position, root []rootMove) {
+	t.pos = p.Clone()
+	t.nodes = 0
+	t.published.Store(0)
+	t.completedDepth = 0
+	t.rootMoves = append(t.rootMoves[:0], root...)
+	for i := range t.stack {
+		t.stack[i].killers = [2]board.Move{}
+	}
+}
+
+// lmrTable[depth][moveNumber] is the late-move reduction in plies.
+var lmrTable [MaxPly][movegen.MaxMoves]int
+
+func init() {
+	for d := 1; d < MaxPly; d++ {
+		for m := 1; m < movegen.MaxMoves; m++ {
+			lmrTable[d][m] = int(0.75 + math.Log(float64(d))*math.Log(float64(m))/2.25)
+		}
+	}
+}
+
+// iterate is iterative deepening with aspiration windows, for one thread.
+// Helper threads (id > 0) search the same tree, sharing the table; some of
+// them skip depths so they run ahead and diversify (Lazy SMP).
+func (t *thread) iterate() {
+	s := t.s
+	maxDepth := MaxPly - 4
+	if s.limits.Depth > 0 {
+		maxDepth = min(s.limits.Depth, maxDepth)
+	}
+	multiPV := min(s.opts.MultiPV, len(t.rootMoves))
+	var lastBest board.Move
+	stableIterations := 0
+	lastScore := 0
+	for depth := 1; depth <= maxDepth; depth++ {
+		if t.id > 0 && depth > 1 && (depth+t.id)%3 == 0 {
+			continue
+		}
+		for i := range t.rootMoves {
+			t.rootMoves[i].prevScore = t.rootMoves[i].score
+		}
+		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
+			t.selDepth = 0
+			prev := t.rootMoves[t.pvIdx].prevScore
+			alpha, beta, delta := -Infinity, Infinity, 15
+			if depth >= 5 && !IsMate(prev) {
+				alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
+			}
+			for {
+				score := t.rootSearch(alpha, beta, depth)
+				sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
+					return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
+				})
+				if s.stop.Load() {
+					break
+				}
+				if score <= alpha {
+					beta = (alpha + beta) / 2
+					alpha = max(score-delta, -Infinity)
+				} else if score >= beta {
+					beta = min(score+delta, Infinity)
+				} else {
+					break
+				}
+				delta += delta / 2
+			}
+			sort.SliceStable(t.rootMoves[:t.pvIdx+1], func(i, j int) bool {
+				return t.rootMoves[i].score > t.rootMoves[j].score
+			})
+			if s.stop.Load() && depth > 1 {
+				break
+			}
+			if t.id == 0 {
+				t.reportLine(depth, t.pvIdx)
+			}
+		}
+		if s.stop.Load() && depth > 1 {
+			break
+		}
+		t.completedDepth = depth
+		if t.id != 0 {
+			continue
+		}
+
+		// Between iterations: the mate and soft-time stops of the main thread.
+		best := t.rootMoves[0]
+		if s.limits.Mate > 0 && IsMate(best.score) && best.score > 0 && MateIn(best.score) <= s.limits.Mate {
+			break
+		}
+		if best.move == lastBest {
+			stableIterations++
+		} else {
+			stableIterations = 0
+		}
+		lastBest = best.move
+		if !s.pondering.Load() && s.clock.softStop(stableIterations, lastScore-best.score) {
+			break
+		}
+		lastScore = best.score
+		if s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes {
+			break
+		}
+	}
+	if t.id == 0 {
+		s.stop.Store(true) // the helpers stop with the main thread
+	}
+}
+
+// reportLine sends the Info of MultiPV line i.
+func (t *thread) reportLine(depth, i int) {
+	rm := &t.rootMoves[i]
+	if rm.score == -Infinity {
+		return
+	}
+	t.published.Store(t.nodes)
+	t.s.report(Info{
+		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: rm.score, Bound: BoundExact,
+		Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
+		PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
+	})
+}
+
+// rootSearch searches the root moves from pvIdx on, recording each move's
+// score and PV, and returns the best score.
+func (t *thread) rootSearch(alpha, beta, depth int) int {
+	s := t.s
+	p := t.pos
+	best := -Infinity
+	for i := t.pvIdx; i < len(t.rootMoves); i++ {
+		t.rootMoves[i].score = -Infinity
+	}
+	t.stack[0].eval = eval.Evaluate(p)
+	showCurr := t.id == 0 && s.elapsed() > 3*time.Second
+	for i := t.pvIdx; i < len(t.rootMoves); i++ {
+		rm := &t.rootMoves[i]
+		m := rm.move
+		if showCurr {
+			s.report(Info{Depth: depth, CurrMove: m, CurrMoveNumber: i + 1})
+		}
+		quiet := p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
+		t.stack[0].move, t.stack[0].piece = m, p.PieceAt(m.From())
+		p.Make(m)
+		t.nodes++
+		newDepth := depth - 1
+		if movegen.InCheck(p) {
+			newDepth++
+		}
+		var score int
+		if i == t.pvIdx {
+			score = -t.search(-beta, -alpha, newDepth, 1, false)
+		} else {
+			r := 0
+			if depth >= 3 && quiet && i-t.pvIdx >= 3 {
+				r = lmrTable[depth][i-t.pvIdx+1] / 2
+			}
+			score = -t.search(-alpha-1, -alpha, newDepth-r, 1, true)
+			if score > alpha && r > 0 {
+				score = -t.search(-alpha-1, -alpha, newDepth, 1, true)
+			}
+			if score > alpha && score < beta {
+				score = -t.search(-beta, -alpha, newDepth, 1, false)
+			}
+		}
+		p.Unmake()
+		if s.stop.Load() && depth > 1 {
+			return best
+		}
+		if i == t.pvIdx || score > alpha {
+			rm.score = score
+			rm.selDepth = t.selDepth
+			rm.pv[0] = m
+			child := &t.stack[1]
+			copy(rm.pv[1:], child.pv[:child.pvLen])
+			rm.pvLen = 1 + child.pvLen
+		}
+		if score > best {
+			best = score
+		}
+		if score > alpha {
+			alpha = score
+			if score >= beta {
+				return best
+			}
+		}
+	}
+	return best
+}
+
+// checkLimits publishes the node count and stops on the hard limits; it runs
+// every 1024 nodes of every thread.
+func (t *thread) checkLimits() {
+	t.published.Store(t.nodes)
+	s := t.s
+	if t.id != 0 || s.pondering.Load() {
+		return
+	}
+	if s.clock.hardStop() || (s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes) {
+		s.stop.Store(true)
+	}
+}

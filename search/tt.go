@@ -1,0 +1,161 @@
+package search
+
+import (
+	"sync/atomic"
+
+	"github.com/twofold-chess/twofold/board"
+)
+
+// Bound tells how a stored score relates to the true value.
+type Bound uint8
+
+// Bounds of a search result: exact (PV node), lower (fail high), upper (fail low).
+const (
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1
+	BoundLower Bound = 2
+	BoundExact Bound = BoundUpper | BoundLower
+)
+
+// ttEntry is one slot: the key is stored xored with the data so that a slot
+// torn by two threads writing at once reads as a miss instead of a wrong hit
+// (Hyatt's lockless hashing). Both words are accessed atomically, which keeps
+// the race detector quiet and costs nothing extra for loads on amd64.
+type ttEntry struct {
+	check atomic.Uint64 // key ^ data
+	data  atomic.Uint64
+}
+
+// ttBucket groups entries that share an index; the replacement scheme picks
+// the least valuable one.
+type ttBucket [ttBucketSize]ttEntry
+
+const ttBucketSize = 2
+
+// ttData is the unpacked content of an entry.
+type ttData struct {
+	move  board.Move
+	score int16
+	eval  int16
+	depth int8
+	bound Bound
+	age   uint8
+}
+
+func (d ttData) pack() uint64 {
+	return uint64(d.move) | uint64(uint16(d.score))<<16 | uint64(uint16(d.eval))<<32 |
+		uint64(uint8(d.depth))<<48 | uint64(d.bound)<<56 | uint64(d.age&63)<<58
+}
+
+func unpack(v uint64) ttData {
+	return ttData{
+		move:  board.Move(v),
+		score: int16(v >> 16),
+		eval:  int16(v >> 32),
+		depth: int8(v >> 48),
+		bound: Bound(v >> 56 & 3),
+		age:   uint8(v >> 58),
+	}
+}
+
+// TT is the transposition table shared by all search threads.
+type TT struct {
+	buckets []ttBucket
+	age     uint8
+}
+
+// NewTT returns a table of about mb megabytes (at least one bucket).
+func NewTT(mb int) *TT {
+	t := &TT{}
+	t.Resize(mb)
+	return t
+}
+
+// Resize reallocates the table (emptying it) to about mb megabytes, rounded
+// down to a power of two number of buckets.
+func (t *TT) Resize(mb int) {
+	n := uint64(max(mb, 1)) << 20 / 32
+	size := uint64(1)
+	for size*2 <= n {
+		size *= 2
+	}
+	t.buckets = make([]ttBucket, size)
+}
+
+// Clear empties the table.
+func (t *TT) Clear() {
+	for i := range t.buckets {
+		for j := range t.buckets[i] {
+			t.buckets[i][j].check.Store(0)
+			t.buckets[i][j].data.Store(0)
+		}
+	}
+	t.age = 0
+}
+
+// newSearch ages the entries of earlier searches so they are replaced first.
+func (t *TT) newSearch() { t.age = (t.age + 1) & 63 }
+
+func (t *TT) bucket(key uint64) *ttBucket {
+	return &t.buckets[key&uint64(len(t.buckets)-1)]
+}
+
+// probe returns the entry stored for key, if any.
+func (t *TT) probe(key uint64) (ttData, bool) {
+	b := t.bucket(key)
+	for i := range b {
+		d := b[i].data.Load()
+		if b[i].check.Load()^d == key {
+			return unpack(d), true
+		}
+	}
+	return ttData{}, false
+}
+
+// store saves a search result. Within the bucket it overwrites the same
+// position, else the entry that is oldest and shallowest.
+func (t *TT) store(key uint64, move board.Move, score, eval, depth int, bound Bound) {
+	b := t.bucket(key)
+	victim := &b[0]
+	worst := 1 << 30
+	for i := range b {
+		e := &b[i]
+		d := e.data.Load()
+		if e.check.Load()^d == key {
+			old := unpack(d)
+			// Keep a deeper result of the same search unless this one is exact.
+			if bound != BoundExact && old.age == t.age && int(old.depth) > depth+2 {
+				return
+			}
+			if move == board.NoMove {
+				move = old.move // keep the known best move
+			}
+			victim = e
+			break
+		}
+		old := unpack(d)
+		value := int(old.depth) - 8*int((t.age-old.age)&63)
+		if value < worst {
+			worst, victim = value, e
+		}
+	}
+	d := ttData{move: move, score: int16(score), eval: int16(eval), depth: int8(depth), bound: bound, age: t.age}.pack()
+	victim.data.Store(d)
+	victim.check.Store(key ^ d)
+}
+
+// Hashfull returns the permille of the first thousand entries filled during this search.
+func (t *TT) Hashfull() int {
+	n := 0
+	count := 0
+	for i := 0; i < len(t.buckets) && count < 1000; i++ {
+		for j := range t.buckets[i] {
+			d := t.buckets[i][j].data.Load()
+			if d != 0 && unpack(d).age == t.age {
+				n++
+			}
+			count++
+		}
+	}
+	return n * 1000 / max(count, 1)
+}
