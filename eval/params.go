@@ -1,7 +1,5 @@
 package eval
 
-import "fmt"
-
 // Indices of the weights. Each group is a run of consecutive weights; the
 // tuner treats them all alike and the names below are only for reading.
 const (
@@ -53,12 +51,8 @@ var weights = defaultWeights
 
 // GroupOf returns the name of the group that weight i belongs to and its offset in it.
 func GroupOf(i int) (string, int) {
-	for g := len(paramGroups) - 1; g >= 0; g-- {
-		if i >= paramGroups[g].Start {
-			return paramGroups[g].Name, i - paramGroups[g].Start
-		}
-	}
-	panic(fmt.Sprintf("eval: no weight %d", i))
+	g := groupIndex(i)
+	return paramGroups[g].Name, i - paramGroups[g].Start
 }
 
 // Current returns a copy of the weight vector in use.

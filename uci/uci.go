@@ -1,19 +1,22 @@
 // Package uci speaks the Universal Chess Interface: it reads commands from a
-// GUI, keeps the game position and options, and writes answers. Bad input is
-// answered with an "info string" and never ends the loop.
+// GUI, keeps the game position and options, runs the searcher beside the
+// input loop and writes its reports. Bad input is answered with an
+// "info string" and never ends the loop.
 package uci
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/eval"
 	"github.com/twofold-chess/twofold/movegen"
-	"github.com/twofold-chess/twofold/perft"
+	"github.com/twofold-chess/twofold/search"
 )
 
 // Version is reported in "id name"; release builds set it with
@@ -22,21 +25,45 @@ var Version = "dev"
 
 // Engine is the state behind one UCI session.
 type Engine struct {
-	mu       sync.Mutex // serialises writes so lines never interleave
-	out      *bufio.Writer
+	outMu sync.Mutex // serialises writes so lines never interleave
+	out   *bufio.Writer
+
 	pos      *board.Position
-	chess960 bool
+	options  []*option
+	searcher *search.Searcher
+	// searchOpts collects option changes; they reach the searcher at the next "go".
+	searchOpts    search.Options
+	chess960      bool
+	showWDL       bool
+	skill         int
+	limitStrength bool
+	elo           int
+	difficulty    string
+
+	searching sync.WaitGroup // the running search, if any
+	busy      bool           // a search was started and not yet waited for
 }
 
 // New returns an engine that writes its answers to out, set to the start position.
 func New(out io.Writer) *Engine {
-	return &Engine{out: bufio.NewWriter(out), pos: board.StartPosition()}
+	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition(), options: options()}
+	e.searcher = search.New(16, search.Options{})
+	for _, o := range e.options {
+		if o.kind != "button" {
+			if err := o.apply(e, o.def); err != nil {
+				panic(err) // the defaults are valid
+			}
+		}
+	}
+	return e
 }
 
-// Run reads commands line by line until "quit" or the end of input.
+// Run reads commands line by line until "quit" or the end of input, then
+// stops any search (its bestmove is still written) and returns.
 func (e *Engine) Run(in io.Reader) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024) // long "position ... moves" lines
+	defer e.stopSearch()
 	for sc.Scan() {
 		if !e.Execute(sc.Text()) {
 			return nil
@@ -65,35 +92,62 @@ func (e *Engine) Execute(line string) (goOn bool) {
 		e.send("id name Twofold %s", Version)
 		e.send("id author the Twofold developers")
 		e.send("")
-		e.send("option name UCI_Chess960 type check default false")
+		for _, o := range e.options {
+			e.send("%s", o.declaration())
+		}
 		e.send("uciok")
 	case "isready":
-		e.send("readyok")
+		e.send("readyok") // answered at once, also while searching
+	case "debug", "register":
+		// Accepted and ignored, as the protocol allows.
 	case "ucinewgame":
+		e.stopSearch()
+		e.searcher.Clear()
 		e.setPosition(board.StartPosition())
 	case "position":
+		e.stopSearch()
 		e.position(args)
 	case "setoption":
+		e.stopSearch()
 		e.setOption(args)
 	case "go":
+		e.stopSearch()
 		e.goCommand(args)
+	case "stop":
+		e.searcher.Stop()
+	case "ponderhit":
+		e.searcher.PonderHit()
 	case "d":
 		e.display()
+	case "eval":
+		e.send("%s", eval.Breakdown(e.pos))
+	case "bench":
+		e.stopSearch()
+		e.bench(args)
 	case "quit":
 		return false
 	default:
-		e.send("info string unknown command %q; supported: uci, isready, ucinewgame, position, setoption, go perft, d, quit", cmd)
+		e.send("info string unknown command %q; supported: uci, isready, ucinewgame, position, setoption, go, stop, ponderhit, d, eval, bench, quit", cmd)
 	}
 	return true
 }
 
 // send writes one line and flushes it, so a GUI on a pipe sees it at once.
 func (e *Engine) send(format string, args ...any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
 	fmt.Fprintf(e.out, format, args...)
 	e.out.WriteByte('\n')
 	e.out.Flush()
+}
+
+// stopSearch stops a running search and waits for its bestmove to be written.
+func (e *Engine) stopSearch() {
+	if e.busy {
+		e.searcher.Stop()
+		e.searching.Wait()
+		e.busy = false
+	}
 }
 
 func (e *Engine) setPosition(p *board.Position) {
@@ -161,48 +215,32 @@ func (e *Engine) setOption(args []string) {
 			break
 		}
 	}
-	switch strings.ToLower(name) {
-	case "uci_chess960":
-		on, err := strconv.ParseBool(value)
-		if err != nil {
-			e.send("info string setoption: UCI_Chess960 wants true or false, got %q", value)
-			return
+	for _, o := range e.options {
+		if !strings.EqualFold(o.name, name) {
+			continue
 		}
-		e.chess960 = on
-		e.pos.SetChess960(on)
-	default:
-		e.send("info string setoption: unknown option %q", name)
+		v, err := o.parse(value)
+		if err == nil {
+			err = o.apply(e, v)
+		}
+		if err != nil {
+			e.send("info string setoption: %v", err)
+		}
+		return
 	}
+	e.send("info string setoption: unknown option %q", name)
 }
 
-// goCommand handles "go". Only "go perft N" is served until the searchers
-// arrive; any other "go" still ends in a legal bestmove so no GUI waits forever.
-func (e *Engine) goCommand(args []string) {
-	if len(args) >= 1 && args[0] == "perft" {
-		if len(args) != 2 {
-			e.send("info string go perft: want 'go perft <depth>'")
-			return
-		}
-		depth, err := strconv.Atoi(args[1])
-		if err != nil || depth < 1 || depth > 20 {
-			e.send("info string go perft: depth must be a whole number from 1 to 20, got %q", args[1])
-			return
-		}
-		e.mu.Lock()
-		perft.WriteDivide(e.out, e.pos, depth)
-		e.out.WriteByte('\n')
-		e.out.Flush()
-		e.mu.Unlock()
-		return
+// strength resolves the strength options: Difficulty first, then
+// UCI_LimitStrength with UCI_Elo, then Skill Level.
+func (e *Engine) strength() search.Strength {
+	if st, ok := search.DifficultyStrength(e.difficulty); ok && e.difficulty != "Max" {
+		return st
 	}
-	var ml movegen.MoveList
-	movegen.Legal(e.pos, &ml)
-	e.send("info string no searcher is built in yet; answering with the first legal move")
-	if ml.Len() == 0 {
-		e.send("bestmove 0000")
-		return
+	if e.limitStrength {
+		return search.EloStrength(e.elo)
 	}
-	e.send("bestmove %s", ml.At(0).UCI(e.pos.Chess960()))
+	return search.SkillStrength(e.skill)
 }
 
 // display prints the board, FEN and key (Stockfish's "d").
@@ -220,13 +258,28 @@ func (e *Engine) display() {
 		fmt.Fprintf(&b, " %d", rank+1)
 	}
 	b.WriteString("\n +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n")
-	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s", b.String(), e.pos.FEN(), e.pos.Key(), checkers(e.pos))
-}
-
-func checkers(p *board.Position) string {
 	var names []string
-	for bb := movegen.Checkers(p); bb != 0; {
+	for bb := movegen.Checkers(e.pos); bb != 0; {
 		names = append(names, bb.PopLSB().String())
 	}
-	return strings.Join(names, " ")
+	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "))
 }
+
+// bench runs the fixed benchmark ("bench [depth]") and prints its report.
+func (e *Engine) bench(args []string) {
+	depth := bench.DefaultDepth
+	if len(args) > 0 {
+		if d := atoi(args[0]); d > 0 && d < search.MaxPly {
+			depth = d
+		} else {
+			e.send("info string bench: want 'bench [depth]' with depth from 1 to %d", search.MaxPly-1)
+			return
+		}
+	}
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	bench.Run(e.out, depth)
+	e.out.Flush()
+}
+
+func msec(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -15,6 +15,7 @@ import (
 // arguments and returns the process exit code.
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"perft": runPerft,
+	"bench": runBench,
 }
 
 func main() {
@@ -50,6 +51,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage:
   engine               speak UCI on stdin/stdout (load this binary in a chess GUI)
   engine perft [flags] count move-tree leaves (move generator check and speed)
+  engine bench [flags] search a fixed position list: node signature and speed
   engine version       print the version
 
 Run "engine <command> --help" for a command's flags.

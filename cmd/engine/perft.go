@@ -30,7 +30,7 @@ Flags:
 
 func runPerft(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("perft", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	fen := fs.String("fen", board.StartFEN, "position to count from")
 	depth := fs.IntP("depth", "d", 0, "depth in plies (default 5; with --suite: the deepest count to check, 0 = all)")
 	divide := fs.Bool("divide", false, "print the count under each root move first")

@@ -1,0 +1,194 @@
+package uci
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/perft"
+	"github.com/twofold-chess/twofold/search"
+)
+
+// goCommand parses "go ..." and starts the search in its own goroutine, so
+// the input loop keeps answering "isready", "stop" and "ponderhit".
+func (e *Engine) goCommand(args []string) {
+	if len(args) >= 1 && args[0] == "perft" {
+		e.goPerft(args[1:])
+		return
+	}
+	lim, err := parseGo(e.pos, args)
+	if err != nil {
+		e.send("info string go: %v", err)
+	}
+	opts := e.searchOpts
+	opts.Strength = e.strength()
+	e.searcher.SetOptions(opts)
+
+	pos := e.pos.Clone()
+	e.busy = true
+	e.searching.Add(1)
+	go func() {
+		defer e.searching.Done()
+		res := e.searcher.Search(pos, lim, func(info search.Info) { e.sendInfo(pos, info) })
+		if res.Best == board.NoMove {
+			e.send("bestmove 0000")
+			return
+		}
+		if res.Ponder != board.NoMove {
+			e.send("bestmove %s ponder %s", res.Best.UCI(pos.Chess960()), res.Ponder.UCI(pos.Chess960()))
+		} else {
+			e.send("bestmove %s", res.Best.UCI(pos.Chess960()))
+		}
+	}()
+}
+
+// parseGo reads the parameters of "go". Malformed parts are reported in the
+// error but skipped, so the search still runs (a GUI always gets a bestmove).
+func parseGo(p *board.Position, args []string) (search.Limits, error) {
+	var lim search.Limits
+	var problems []string
+	number := func(i int) (int64, bool) {
+		if i+1 >= len(args) {
+			problems = append(problems, fmt.Sprintf("%s needs a value", args[i]))
+			return 0, false
+		}
+		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %q is not a whole number", args[i], args[i+1]))
+		}
+		return n, err == nil
+	}
+	ms := func(n int64) time.Duration { return time.Duration(max(n, 0)) * time.Millisecond }
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "infinite":
+			lim.Infinite = true
+		case "ponder":
+			lim.Ponder = true
+		case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime":
+			n, ok := number(i)
+			i++
+			if !ok {
+				continue
+			}
+			switch args[i-1] {
+			case "wtime":
+				lim.Time[board.White] = ms(n)
+			case "btime":
+				lim.Time[board.Black] = ms(n)
+			case "winc":
+				lim.Inc[board.White] = ms(n)
+			case "binc":
+				lim.Inc[board.Black] = ms(n)
+			case "movestogo":
+				lim.MovesToGo = int(max(n, 0))
+			case "depth":
+				lim.Depth = int(max(n, 1))
+			case "nodes":
+				lim.Nodes = uint64(max(n, 1))
+			case "mate":
+				lim.Mate = int(max(n, 1))
+			case "movetime":
+				lim.MoveTime = ms(max(n, 1))
+			}
+		case "searchmoves":
+			for i+1 < len(args) && !isGoKeyword(args[i+1]) {
+				i++
+				m, err := movegen.ParseUCI(p, args[i])
+				if err != nil {
+					problems = append(problems, fmt.Sprintf("searchmoves: %v", err))
+					continue
+				}
+				lim.Moves = append(lim.Moves, m)
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("unknown parameter %q", args[i]))
+		}
+	}
+	if len(problems) > 0 {
+		return lim, fmt.Errorf("%s (ignored)", strings.Join(problems, "; "))
+	}
+	return lim, nil
+}
+
+func isGoKeyword(s string) bool {
+	switch s {
+	case "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth",
+		"nodes", "mate", "movetime", "infinite", "perft":
+		return true
+	}
+	return false
+}
+
+// goPerft answers "go perft N" as Stockfish does.
+func (e *Engine) goPerft(args []string) {
+	if len(args) != 1 {
+		e.send("info string go perft: want 'go perft <depth>'")
+		return
+	}
+	depth, err := strconv.Atoi(args[0])
+	if err != nil || depth < 1 || depth > 20 {
+		e.send("info string go perft: depth must be a whole number from 1 to 20, got %q", args[0])
+		return
+	}
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	perft.WriteDivide(e.out, e.pos, depth)
+	e.out.WriteByte('\n')
+	e.out.Flush()
+}
+
+// sendInfo formats a search report as an "info" line.
+func (e *Engine) sendInfo(pos *board.Position, info search.Info) {
+	if info.CurrMove != board.NoMove {
+		e.send("info depth %d currmove %s currmovenumber %d", info.Depth, info.CurrMove.UCI(pos.Chess960()), info.CurrMoveNumber)
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score %s", info.Depth, info.SelDepth, info.MultiPV, scoreString(info.Score))
+	switch info.Bound {
+	case search.BoundLower:
+		b.WriteString(" lowerbound")
+	case search.BoundUpper:
+		b.WriteString(" upperbound")
+	}
+	if e.showWDL {
+		w, d, l := wdl(info.Score)
+		fmt.Fprintf(&b, " wdl %d %d %d", w, d, l)
+	}
+	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d pv", info.Nodes, info.NPS(), info.HashFull, info.Time.Milliseconds())
+	for _, m := range info.PV {
+		b.WriteByte(' ')
+		b.WriteString(m.UCI(pos.Chess960()))
+	}
+	e.send("%s", b.String())
+}
+
+func scoreString(score int) string {
+	if search.IsMate(score) {
+		return fmt.Sprintf("mate %d", search.MateIn(score))
+	}
+	return fmt.Sprintf("cp %d", score)
+}
+
+// wdl turns a score into win/draw/loss permille with a logistic model:
+// P(win) = 1/(1+exp((a-x)/b)), P(loss) = 1/(1+exp((a+x)/b)). The constants
+// are a rough fit (a 100 cp edge wins about a quarter of games), not a
+// measured one.
+func wdl(score int) (w, d, l int) {
+	if search.IsMate(score) {
+		if score > 0 {
+			return 1000, 0, 0
+		}
+		return 0, 0, 1000
+	}
+	const a, b = 200.0, 90.0
+	x := float64(score)
+	w = int(math.Round(1000 / (1 + math.Exp((a-x)/b))))
+	l = int(math.Round(1000 / (1 + math.Exp((a+x)/b))))
+	return w, 1000 - w - l, l
+}
