@@ -108,7 +108,7 @@ func TestBadCommandsNeverEndTheSession(t *testing.T) {
 
 func TestGoAlwaysAnswersBestmove(t *testing.T) {
 	out := session(t, "position startpos", "go wtime 1000 btime 1000")
-	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]$`, out[len(out)-1])
+	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]( ponder [a-h][1-8][a-h][1-8])?$`, out[len(out)-1])
 	// Checkmated side: no legal move, bestmove 0000.
 	out = session(t, "position startpos moves f2f3 e7e5 g2g4 d8h4", "go depth 1")
 	assert.Equal(t, "bestmove 0000", out[len(out)-1])
