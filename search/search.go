@@ -137,7 +137,11 @@ func (s *Searcher) Search(p *board.Position, lim Limits, report func(Info)) Resu
 	wg.Wait()
 
 	best := main.rootMoves[0]
-	res := Result{Best: best.move, Score: best.score, Depth: main.completedDepth, Nodes: s.nodes()}
+	score := best.score
+	if score == -Infinity { // stopped before this iteration scored the move
+		score = main.lastScore
+	}
+	res := Result{Best: best.move, Score: score, Depth: main.completedDepth, Nodes: s.nodes()}
 	if best.pvLen > 1 {
 		res.Ponder = best.pv[1]
 	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {
@@ -244,6 +248,7 @@ type thread struct {
 	rootMoves      []rootMove
 	pvIdx          int
 	completedDepth int
+	lastScore      int // best score of the last aspiration pass that finished
 	stack          [MaxPly + 4]frame
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
@@ -310,6 +315,9 @@ func (t *thread) iterate() {
 				})
 				if s.stop.Load() {
 					break
+				}
+				if t.pvIdx == 0 {
+					t.lastScore = t.rootMoves[0].score
 				}
 				if score <= alpha {
 					beta = (alpha + beta) / 2

@@ -16,6 +16,7 @@ import (
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"perft": runPerft,
 	"bench": runBench,
+	"tune":  runTune,
 }
 
 func main() {
@@ -52,6 +53,7 @@ func usage(w io.Writer) {
   engine               speak UCI on stdin/stdout (load this binary in a chess GUI)
   engine perft [flags] count move-tree leaves (move generator check and speed)
   engine bench [flags] search a fixed position list: node signature and speed
+  engine tune gen|fit  Texel tuning: self-play data, then a weight fit
   engine version       print the version
 
 Run "engine <command> --help" for a command's flags.
