@@ -143,6 +143,11 @@ func (d *Dataset) FitK(w *eval.Weights) float64 {
 type FitOptions struct {
 	Epochs       int
 	LearningRate float64   // Adam step size in centipawns
+	// L2 pulls every weight toward its starting value (loss term
+	// L2 x (w - w0)^2). Weights of rare features are otherwise fitted to
+	// noise: their curvature is small, so a small L2 dominates there while
+	// common features still follow the data.
+	L2 float64
 	Progress     io.Writer // a line every few epochs, or nil
 }
 
@@ -151,6 +156,7 @@ type FitOptions struct {
 // their value (their gradient is zero).
 func (d *Dataset) Fit(start *eval.Weights, k float64, opt FitOptions) (eval.Weights, float64) {
 	p := toParams(start)
+	origin := p
 	var m, v params
 	const beta1, beta2, eps = 0.9, 0.999, 1e-8
 	began := time.Now()
@@ -172,7 +178,7 @@ func (d *Dataset) Fit(start *eval.Weights, k float64, opt FitOptions) (eval.Weig
 		b1t, b2t := 1-math.Pow(beta1, float64(epoch)), 1-math.Pow(beta2, float64(epoch))
 		for i := range p {
 			for h := 0; h < 2; h++ {
-				gr := grad[i][h] / n
+				gr := grad[i][h]/n + 2*opt.L2*(p[i][h]-origin[i][h])
 				m[i][h] = beta1*m[i][h] + (1-beta1)*gr
 				v[i][h] = beta2*v[i][h] + (1-beta2)*gr*gr
 				p[i][h] -= opt.LearningRate * (m[i][h] / b1t) / (math.Sqrt(v[i][h]/b2t) + eps)

@@ -51,6 +51,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	data := fs.StringArray("data", nil, "fit: position files (repeatable)")
 	epochs := fs.Int("epochs", 2000, "fit: full passes over the data")
 	lr := fs.Float64("lr", 1.0, "fit: Adam step size in centipawns")
+	l2 := fs.Float64("l2", 2e-8, "fit: L2 pull of every weight toward its starting value")
 	write := fs.String("write", "", "fit: rewrite this weights file (eval/weights.go)")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -119,7 +120,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	k := ds.FitK(&start)
 	before := ds.Loss(&start, k)
 	fmt.Fprintf(stdout, "positions %d, K %s, loss before %.6f\n", ds.Len(), texel.FormatK(k), before)
-	tuned, after := ds.Fit(&start, k, texel.FitOptions{Epochs: *epochs, LearningRate: *lr, Progress: stdout})
+	tuned, after := ds.Fit(&start, k, texel.FitOptions{Epochs: *epochs, LearningRate: *lr, L2: *l2, Progress: stdout})
 	fmt.Fprintf(stdout, "loss after %.6f\n", after)
 	if *write != "" {
 		src, err := eval.WeightsSource(&tuned, fmt.Sprintf("Texel-tuned on %d positions from %s; K %s, loss %.6f -> %.6f.",
