@@ -142,13 +142,13 @@ func (d *Dataset) FitK(w *eval.Weights) float64 {
 // FitOptions configure the weight fit.
 type FitOptions struct {
 	Epochs       int
-	LearningRate float64   // Adam step size in centipawns
+	LearningRate float64 // Adam step size in centipawns
 	// L2 pulls every weight toward its starting value (loss term
 	// L2 x (w - w0)^2). Weights of rare features are otherwise fitted to
 	// noise: their curvature is small, so a small L2 dominates there while
 	// common features still follow the data.
-	L2 float64
-	Progress     io.Writer // a line every few epochs, or nil
+	L2       float64
+	Progress io.Writer // a line every few epochs, or nil
 }
 
 // Fit runs full-batch Adam on the squared error and returns the fitted
