@@ -125,6 +125,10 @@ func isDraw(p *board.Position) bool {
 	return p.IsRepetition() || p.InsufficientMaterial() || (p.FiftyMoveRule() && !movegen.InCheck(p))
 }
 
+// stopped reports whether the search must unwind now. The first iteration
+// always completes, so even a search stopped at once returns a searched move.
+func (t *thread) stopped() bool { return t.completedDepth > 0 && t.s.stop.Load() }
+
 // search is the principal-variation negamax for a node below the root.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if depth <= 0 {
@@ -138,7 +142,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if t.nodes&1023 == 0 {
 		t.checkLimits()
 	}
-	if s.stop.Load() {
+	if t.stopped() {
 		return 0
 	}
 	if ply > t.selDepth {
@@ -200,7 +204,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			p.MakeNull()
 			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNull()
-			if s.stop.Load() {
+			if t.stopped() {
 				return 0
 			}
 			if score >= beta {
@@ -284,7 +288,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 		p.Unmake()
-		if s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if quiet && quietsTried < len(quiets) {
@@ -361,7 +365,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 	if t.nodes&1023 == 0 {
 		t.checkLimits()
 	}
-	if s.stop.Load() {
+	if t.stopped() {
 		return 0
 	}
 	if ply > t.selDepth {
@@ -435,7 +439,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		p.Make(m)
 		score := -t.quiesce(-beta, -alpha, ply+1)
 		p.Unmake()
-		if s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score > bestScore {

@@ -87,10 +87,30 @@ func (s *Searcher) PonderHit() {
 
 // Search searches p (which it does not modify) within the limits, calling
 // report with progress, and returns the best move. It blocks until done;
-// call Stop or PonderHit from another goroutine.
+// call Stop or PonderHit from another goroutine, or use Go.
 func (s *Searcher) Search(p *board.Position, lim Limits, report func(Info)) Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.begin(p, lim, report)
+	return s.run(p, lim)
+}
+
+// Go starts a search of p in a new goroutine and calls done with its result.
+// Unlike Search run in a goroutine, the search is set up before Go returns,
+// so a Stop or PonderHit that follows Go at once is never lost. p must not
+// change until done is called.
+func (s *Searcher) Go(p *board.Position, lim Limits, report func(Info), done func(Result)) {
+	s.mu.Lock()
+	s.begin(p, lim, report)
+	go func() {
+		res := s.run(p, lim)
+		s.mu.Unlock()
+		done(res)
+	}()
+}
+
+// begin resets the per-search state; s.mu is held.
+func (s *Searcher) begin(p *board.Position, lim Limits, report func(Info)) {
 	s.start = time.Now()
 	s.stop.Store(false)
 	s.pondering.Store(lim.Ponder)
@@ -100,7 +120,10 @@ func (s *Searcher) Search(p *board.Position, lim Limits, report func(Info)) Resu
 	}
 	s.rootSide = p.Side()
 	s.tt.newSearch()
+}
 
+// run is the search proper, after begin; s.mu is held.
+func (s *Searcher) run(p *board.Position, lim Limits) Result {
 	root := s.rootMoves(p, lim.Moves)
 	if len(root) == 0 {
 		s.waitUntilReleased(lim)
@@ -313,7 +336,7 @@ func (t *thread) iterate() {
 				sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
 					return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
 				})
-				if s.stop.Load() {
+				if s.stop.Load() && depth > 1 { // the first iteration always finishes
 					break
 				}
 				if t.pvIdx == 0 {
@@ -335,9 +358,6 @@ func (t *thread) iterate() {
 			if s.stop.Load() && depth > 1 {
 				break
 			}
-			if t.id == 0 {
-				t.reportLine(depth, t.pvIdx)
-			}
 		}
 		if s.stop.Load() && depth > 1 {
 			break
@@ -345,6 +365,11 @@ func (t *thread) iterate() {
 		t.completedDepth = depth
 		if t.id != 0 {
 			continue
+		}
+		// Report the lines once all are searched: a later line may still
+		// overtake an earlier one, and each move is to be reported once.
+		for i := 0; i < multiPV; i++ {
+			t.reportLine(depth, i)
 		}
 
 		// Between iterations: the mate and soft-time stops of the main thread.
@@ -366,9 +391,8 @@ func (t *thread) iterate() {
 			break
 		}
 	}
-	if t.id == 0 {
-		s.stop.Store(true) // the helpers stop with the main thread
-	}
+	// The helpers stop when Search sets stop, after an infinite or ponder
+	// search has been released: setting it here would end that wait at once.
 }
 
 // reportLine sends the Info of MultiPV line i.

@@ -31,9 +31,10 @@ func (e *Engine) goCommand(args []string) {
 	pos := e.pos.Clone()
 	e.busy = true
 	e.searching.Add(1)
-	go func() {
+	// Go sets the search up before it returns, so a "stop" or "ponderhit"
+	// read right after this "go" reaches the search instead of being lost.
+	e.searcher.Go(pos, lim, func(info search.Info) { e.sendInfo(pos, info) }, func(res search.Result) {
 		defer e.searching.Done()
-		res := e.searcher.Search(pos, lim, func(info search.Info) { e.sendInfo(pos, info) })
 		if res.Best == board.NoMove {
 			e.send("bestmove 0000")
 			return
@@ -43,7 +44,7 @@ func (e *Engine) goCommand(args []string) {
 		} else {
 			e.send("bestmove %s", res.Best.UCI(pos.Chess960()))
 		}
-	}()
+	})
 }
 
 // parseGo reads the parameters of "go". Malformed parts are reported in the

@@ -4,16 +4,26 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // session feeds the commands to a fresh engine and returns its output lines.
+// A session that does not end within a minute (a search that ignores the
+// stop at the end of input) fails the test instead of hanging it.
 func session(t *testing.T, commands ...string) []string {
 	t.Helper()
 	var out bytes.Buffer
-	require.NoError(t, New(&out).Run(strings.NewReader(strings.Join(commands, "\n")+"\n")))
+	done := make(chan error, 1)
+	go func() { done <- New(&out).Run(strings.NewReader(strings.Join(commands, "\n") + "\n")) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatalf("session %q did not end", commands)
+	}
 	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 }
 

@@ -1,0 +1,106 @@
+package bench_test
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/bench"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+func TestPositions(t *testing.T) {
+	ps := bench.Positions() // panics on a bad opening line or FEN
+	require.GreaterOrEqual(t, len(ps), 40)
+	seen := map[string]int{}
+	for i, p := range ps {
+		fen := p.FEN()
+		// A legal, playable position: it reads back through the validating
+		// parser and the game is not over.
+		q, err := movegen.ParseFEN(fen)
+		require.NoError(t, err, "position %d: %s", i+1, fen)
+		assert.Equal(t, fen, q.FEN())
+		assert.NoError(t, movegen.Validate(p), fen)
+		assert.Equal(t, movegen.Ongoing, movegen.GameStatus(p), fen)
+		if j, dup := seen[fen]; dup {
+			t.Errorf("positions %d and %d are the same: %s", j+1, i+1, fen)
+		}
+		seen[fen] = i
+		// No history: benchmarks start from the bare position.
+		assert.Equal(t, 0, p.Repetitions(), fen)
+	}
+	// Every call builds fresh positions.
+	again := bench.Positions()
+	require.Len(t, again, len(ps))
+	for i := range ps {
+		assert.NotSame(t, ps[i], again[i])
+		assert.Equal(t, ps[i].FEN(), again[i].FEN())
+	}
+}
+
+var lastLine = regexp.MustCompile(`^(\d+) nodes (\d+) nps$`)
+
+func TestRunIsDeterministic(t *testing.T) {
+	run := func() (bench.Report, []string) {
+		var buf bytes.Buffer
+		rep := bench.Run(&buf, 3)
+		return rep, strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	}
+	rep1, out1 := run()
+	rep2, out2 := run()
+
+	n := len(bench.Positions())
+	for _, out := range [][]string{out1, out2} {
+		m := lastLine.FindStringSubmatch(out[len(out)-1])
+		require.NotNil(t, m, "last line %q", out[len(out)-1])
+		perPosition := 0
+		var sum uint64
+		for _, l := range out {
+			if strings.HasPrefix(l, "Position ") {
+				perPosition++
+				f := strings.Fields(l)
+				require.GreaterOrEqual(t, len(f), 4, l)
+				// "... bestmove <m> nodes <n>  <t> ms"
+				for k := range f {
+					if f[k] == "nodes" {
+						v, err := strconv.ParseUint(f[k+1], 10, 64)
+						require.NoError(t, err, l)
+						sum += v
+					}
+				}
+				assert.NotContains(t, l, "bestmove 0000", "every bench position has a move")
+			}
+		}
+		assert.Equal(t, n, perPosition)
+		total, _ := strconv.ParseUint(m[1], 10, 64)
+		assert.Equal(t, sum, total, "the total is the sum of the positions")
+		assert.Contains(t, out, "Nodes searched  : "+m[1])
+	}
+	assert.Equal(t, rep1.Nodes, rep2.Nodes, "bench node count must be deterministic")
+	assert.Positive(t, rep1.Nodes)
+	m1, m2 := lastLine.FindStringSubmatch(out1[len(out1)-1]), lastLine.FindStringSubmatch(out2[len(out2)-1])
+	assert.Equal(t, m1[1], m2[1])
+	assert.Equal(t, strconv.FormatUint(rep1.Nodes, 10), m1[1])
+	// The same best moves too (the lines differ only in their times).
+	strip := regexp.MustCompile(`\s+\d+ ms$`)
+	for i := range out1 {
+		if strings.HasPrefix(out1[i], "Position ") {
+			assert.Equal(t, strip.ReplaceAllString(out1[i], ""), strip.ReplaceAllString(out2[i], ""))
+		}
+	}
+
+	// A deeper bench searches more.
+	var buf bytes.Buffer
+	rep := bench.Run(&buf, 4)
+	assert.Greater(t, rep.Nodes, rep1.Nodes)
+}
+
+func TestReportNPS(t *testing.T) {
+	assert.Equal(t, uint64(0), bench.Report{Nodes: 5}.NPS())
+	assert.Equal(t, uint64(1000), bench.Report{Nodes: 500, Elapsed: 500_000_000}.NPS())
+}

@@ -1,0 +1,234 @@
+package search
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+func TestSEE(t *testing.T) {
+	P, N, B, R, Q := seeValue[board.Pawn], seeValue[board.Knight], seeValue[board.Bishop], seeValue[board.Rook], seeValue[board.Queen]
+	for _, c := range []struct {
+		name, fen, move string
+		want            int
+	}{
+		{"pawn takes knight defended by a pawn", "4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5", N - P},
+		{"queen takes pawn defended by a pawn", "4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1", "e1e5", P - Q},
+		{"knight takes undefended queen", "4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1", "e3d5", Q},
+		{"knight takes knight, defended", "4k3/8/3p4/4n3/8/3N4/8/4K3 w - - 0 1", "d3e5", 0},
+		{"rook takes pawn defended by a rook", "3r2k1/8/8/3p4/8/8/8/3R2K1 w - - 0 1", "d1d5", P - R},
+		// The rook behind the capturer recaptures through it.
+		{"x-ray: doubled rooks win the pawn", "3r2k1/8/8/3p4/8/8/3R4/3R2K1 w - - 0 1", "d2d5", P},
+		// The defender's x-ray: doubled black rooks hold the pawn.
+		{"x-ray: doubled defenders", "3r2k1/3r4/8/3p4/8/8/8/3R2K1 w - - 0 1", "d1d5", P - R},
+		// A queen behind a bishop on the diagonal joins the exchange.
+		{"x-ray: queen behind bishop", "4k3/3n4/8/4p3/3B4/2Q5/8/4K3 w - - 0 1", "d4e5", P - B + N},
+		{"no x-ray without the queen", "4k3/3n4/8/4p3/3B4/8/8/4K3 w - - 0 1", "d4e5", P - B},
+		// The pawn captures first; the bishop behind it then recaptures.
+		{"x-ray: bishop behind pawn", "4k3/8/5n2/3p4/4P3/5B2/8/4K3 w - - 0 1", "e4d5", P},
+		{"no x-ray without the bishop", "4k3/8/5n2/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0},
+		// The king may not take on a square that is still defended.
+		{"king cannot recapture a defended piece", "3k4/3p4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", P},
+		{"king recaptures an undefended piece", "3k4/3p4/8/8/8/8/8/3RK3 w - - 0 1", "d1d7", P - R},
+		{"quiet move to a safe square", "4k3/8/3p4/8/8/8/8/2B1K3 w - - 0 1", "c1e3", 0},
+		{"quiet move en prise", "4k3/8/3p4/8/2N5/8/8/4K3 w - - 0 1", "c4e5", -N},
+		{"en passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", P},
+		{"promotion, unguarded", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", Q - P},
+		{"promotion, guarded", "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", -P},
+		{"promotion capture, guarded", "rr2k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", R - P},
+		{"castling", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", 0},
+		{"black: pawn takes defended bishop", "4k3/8/8/3p4/4B3/5P2/8/4K3 b - - 0 1", "d5e4", B - P},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := movegen.ParseFEN(c.fen)
+			require.NoError(t, err)
+			m, err := movegen.ParseUCI(p, c.move)
+			require.NoError(t, err)
+			fen := p.FEN()
+			assert.Equal(t, c.want, SEE(p, m))
+			assert.Equal(t, fen, p.FEN(), "SEE changed the position")
+		})
+	}
+}
+
+func sq(s string) board.Square {
+	q, ok := board.ParseSquare(s)
+	if !ok {
+		panic(s)
+	}
+	return q
+}
+
+func TestTTDataPackRoundTrip(t *testing.T) {
+	cases := []ttData{
+		{},
+		{move: board.NewMove(board.E1, sq("e2")), score: 123, eval: -45, depth: 7, bound: BoundExact, age: 5},
+		{move: board.NewPromotion(sq("a7"), board.B8, board.Queen), score: -MateScore + 3, eval: Infinity, depth: 0, bound: BoundUpper, age: 63},
+		{move: board.NewCastling(board.E8, board.H8), score: MateScore - 1, eval: -Infinity, depth: MaxPly - 1, bound: BoundLower, age: 1},
+		{move: board.NewEnPassant(sq("e5"), sq("d6")), score: -32768, eval: 32767, depth: -1, bound: BoundNone, age: 0},
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 1000; i++ {
+		cases = append(cases, ttData{
+			move:  board.Move(rng.Intn(1 << 16)),
+			score: int16(rng.Intn(1<<16) - 1<<15),
+			eval:  int16(rng.Intn(1<<16) - 1<<15),
+			depth: int8(rng.Intn(256) - 128),
+			bound: Bound(rng.Intn(4)),
+			age:   uint8(rng.Intn(64)),
+		})
+	}
+	for _, d := range cases {
+		require.Equal(t, d, unpack(d.pack()), "%+v", d)
+	}
+	// The age is kept to 6 bits.
+	assert.Equal(t, uint8(1), unpack(ttData{age: 65}.pack()).age)
+}
+
+func TestTTStoreProbe(t *testing.T) {
+	tt := NewTT(1)
+	assert.Equal(t, 1<<20/32, len(tt.buckets), "1 MB of 32-byte buckets")
+	tt.newSearch()
+	const key = 0x123456789ABCDEF0
+	_, hit := tt.probe(key)
+	assert.False(t, hit)
+
+	m := board.NewMove(board.G1, sq("f3"))
+	tt.store(key, m, -250, 30, 9, BoundExact)
+	d, hit := tt.probe(key)
+	require.True(t, hit)
+	assert.Equal(t, ttData{move: m, score: -250, eval: 30, depth: 9, bound: BoundExact, age: tt.age}, d)
+
+	// Another key of the same bucket is a miss, and fits beside it.
+	other := uint64(key) ^ 1<<63
+	_, hit = tt.probe(other)
+	assert.False(t, hit)
+	tt.store(other, board.NoMove, 5, 5, 3, BoundLower)
+	_, hit = tt.probe(key)
+	assert.True(t, hit)
+	d, hit = tt.probe(other)
+	require.True(t, hit)
+	assert.Equal(t, int16(5), d.score)
+
+	// Storing a result without a move keeps the known best move.
+	tt.store(key, board.NoMove, 10, 30, 12, BoundExact)
+	d, _ = tt.probe(key)
+	assert.Equal(t, m, d.move)
+	assert.Equal(t, int8(12), d.depth)
+	// A shallow bound of the same search does not replace a much deeper entry.
+	tt.store(key, board.NoMove, 99, 30, 2, BoundUpper)
+	d, _ = tt.probe(key)
+	assert.Equal(t, int8(12), d.depth)
+	assert.Equal(t, int16(10), d.score)
+
+	// A torn entry (data changed behind the check word) reads as a miss.
+	b := tt.bucket(key)
+	for i := range b {
+		if b[i].check.Load()^b[i].data.Load() == key {
+			b[i].data.Store(b[i].data.Load() ^ 1<<20)
+		}
+	}
+	_, hit = tt.probe(key)
+	assert.False(t, hit)
+
+	tt.Clear()
+	_, hit = tt.probe(other)
+	assert.False(t, hit)
+	assert.Equal(t, 0, tt.Hashfull())
+}
+
+func TestTTHashfull(t *testing.T) {
+	tt := NewTT(1)
+	tt.newSearch()
+	assert.Equal(t, 0, tt.Hashfull())
+	// Fill the first 250 buckets (500 entries of the first 1000).
+	for i := uint64(0); i < 250; i++ {
+		tt.store(i|1<<40, board.NoMove, 0, 0, 1, BoundExact)
+		tt.store(i|2<<40, board.NoMove, 0, 0, 1, BoundExact)
+	}
+	assert.Equal(t, 500, tt.Hashfull())
+	// Entries of an earlier search do not count.
+	tt.newSearch()
+	assert.Equal(t, 0, tt.Hashfull())
+}
+
+func TestMateScoresThroughTT(t *testing.T) {
+	for _, c := range []struct{ score, ply, stored int }{
+		{MateScore - 5, 3, MateScore - 2}, // mate in 5 plies from the root is mate in 2 from here
+		{-MateScore + 6, 4, -MateScore + 2},
+		{MateBound, 2, MateBound + 2},
+		{-MateBound, 2, -MateBound - 2},
+		{250, 7, 250},
+		{-MateBound + 1, 9, -MateBound + 1},
+		{0, 30, 0},
+	} {
+		assert.Equal(t, c.stored, scoreToTT(c.score, c.ply), "%+v", c)
+		assert.Equal(t, c.score, scoreFromTT(c.stored, c.ply), "%+v", c)
+	}
+	// A mate stored at one ply reads as the right distance at another.
+	stored := scoreToTT(MateScore-7, 5) // mate in 2 plies from the node at ply 5
+	assert.Equal(t, MateScore-3, scoreFromTT(stored, 1))
+	stored = scoreToTT(-MateScore+8, 6)
+	assert.Equal(t, -MateScore+3, scoreFromTT(stored, 1))
+	// Mate scores fit the table's 16 bits.
+	for _, s := range []int{MateScore, -MateScore, Infinity, -Infinity} {
+		assert.Equal(t, s, int(int16(scoreToTT(s, 0))))
+	}
+}
+
+func TestClockAllocation(t *testing.T) {
+	now := time.Now()
+	var c clock
+
+	c.start(Limits{MoveTime: 300 * time.Millisecond}, 50*time.Millisecond, board.White, now)
+	assert.Equal(t, int64(250*time.Millisecond), c.hard.Load())
+	assert.Zero(t, c.soft.Load())
+
+	c.start(Limits{}, 0, board.White, now)
+	assert.Zero(t, c.hard.Load(), "no time limit")
+	assert.Zero(t, c.soft.Load())
+	assert.False(t, c.hardStop())
+	assert.False(t, c.softStop(0, 0))
+
+	for _, left := range []time.Duration{50 * time.Millisecond, time.Second, time.Minute, time.Hour} {
+		for _, mtg := range []int{0, 1, 10, 40} {
+			var lim Limits
+			lim.Time[board.Black] = left
+			lim.Time[board.White] = 10 * time.Hour
+			lim.Inc[board.Black] = left / 100
+			lim.MovesToGo = mtg
+			c.start(lim, 10*time.Millisecond, board.Black, now)
+			hard, soft := time.Duration(c.hard.Load()), time.Duration(c.soft.Load())
+			assert.Positive(t, soft, "left %v mtg %d", left, mtg)
+			assert.LessOrEqual(t, soft, hard, "left %v mtg %d", left, mtg)
+			assert.Less(t, hard, max(left, 2*time.Millisecond), "left %v mtg %d: the hard limit must leave time on the clock", left, mtg)
+		}
+	}
+	// A single legal move cuts the soft limit.
+	var lim Limits
+	lim.Time[board.White] = time.Hour
+	c.start(lim, 0, board.White, now)
+	c.onlyMove()
+	assert.LessOrEqual(t, c.soft.Load(), int64(20*time.Millisecond))
+}
+
+func TestLMRTable(t *testing.T) {
+	for d := 1; d < MaxPly; d++ {
+		for m := 1; m < movegen.MaxMoves; m++ {
+			r := lmrTable[d][m]
+			require.GreaterOrEqual(t, r, 0)
+			if m > 1 {
+				require.GreaterOrEqual(t, r, lmrTable[d][m-1])
+			}
+			if d > 1 {
+				require.GreaterOrEqual(t, r, lmrTable[d-1][m])
+			}
+		}
+	}
+}
