@@ -194,3 +194,46 @@ func InCheck(p *board.Position) bool {
 	us := p.Side()
 	return Attacked(p, p.KingSquare(us), us.Other(), p.Occupied())
 }
+
+// GivesCheck reports whether the legal move m checks the opponent, without
+// making it: directly from the destination, or by uncovering a slider.
+// Castling, en passant and promotions (rare) are answered by making the move.
+func GivesCheck(p *board.Position, m board.Move) bool {
+	if m.Kind() != board.Normal {
+		p.Make(m)
+		check := InCheck(p)
+		p.Unmake()
+		return check
+	}
+	us := p.Side()
+	ksq := p.KingSquare(us.Other())
+	from, to := m.From(), m.To()
+	occ := p.Occupied()&^board.SquareBB(from) | board.SquareBB(to)
+	switch p.PieceAt(from).Type() {
+	case board.Pawn:
+		if pawnAttacks[us][to].Has(ksq) {
+			return true
+		}
+	case board.Knight:
+		if knightAttacks[to].Has(ksq) {
+			return true
+		}
+	case board.Bishop:
+		if BishopAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	case board.Rook:
+		if RookAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	case board.Queen:
+		if QueenAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	}
+	// Discovered check: one of our sliders (not the mover) now sees the king.
+	queens := p.Pieces(us, board.Queen)
+	sliders := (RookAttacks(ksq, occ)&(p.Pieces(us, board.Rook)|queens) |
+		BishopAttacks(ksq, occ)&(p.Pieces(us, board.Bishop)|queens)) &^ board.SquareBB(from)
+	return sliders != 0
+}

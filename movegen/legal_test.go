@@ -356,3 +356,33 @@ func BenchmarkMakeUnmake(b *testing.B) {
 		}
 	}
 }
+
+// GivesCheck must agree with making the move and asking InCheck, for every
+// legal move of every suite position and of every position one move later
+// (direct and discovered checks, castling, e.p., promotions).
+func TestGivesCheckAgreesWithMakingTheMove(t *testing.T) {
+	checks := 0
+	verify := func(p *board.Position) {
+		for _, m := range legalMoves(p) {
+			p.Make(m)
+			want := movegen.InCheck(p)
+			p.Unmake()
+			if want {
+				checks++
+			}
+			require.Equal(t, want, movegen.GivesCheck(p, m), "%s %s", p.FEN(), m)
+		}
+	}
+	for _, path := range []string{"../testdata/perft126.epd", "../testdata/cpw_perft6.epd", "../testdata/frc_perft.epd"} {
+		for _, l := range readEPD(t, path) {
+			p := mustFEN(t, l.fen)
+			verify(p)
+			for _, m := range legalMoves(p) {
+				p.Make(m)
+				verify(p)
+				p.Unmake()
+			}
+		}
+	}
+	require.Greater(t, checks, 1000)
+}

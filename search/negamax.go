@@ -241,9 +241,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		m, order := pickMove(f, i)
 		captured := p.CapturedPiece(m)
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
+		givesCheck := movegen.GivesCheck(p, m)
 
 		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) {
-			if quiet {
+			// Checking moves are never pruned: quiet checks and check
+			// sacrifices are where short mates hide.
+			if quiet && !givesCheck {
 				// Late-move and futility pruning of quiet moves at low depth.
 				if depth <= 8 && quietsTried >= lmpLimit {
 					continue
@@ -261,7 +264,6 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 
 		f.move, f.piece = m, p.PieceAt(m.From())
 		p.Make(m)
-		givesCheck := movegen.InCheck(p)
 		newDepth := depth - 1
 		if givesCheck {
 			newDepth++
