@@ -26,9 +26,7 @@ func Breakdown(p *board.Position) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-28s %7s %7s\n", "term (white - black)", "mg", "eg")
 	for g, grp := range paramGroups {
-		if mg[g] != 0 || eg[g] != 0 {
-			fmt.Fprintf(&b, "%-28s %7d %7d\n", grp.Name, mg[g], eg[g])
-		}
+		fmt.Fprintf(&b, "%-28s %7d %7d\n", grp.Name, mg[g], eg[g])
 	}
 	fmt.Fprintf(&b, "phase %d/%d, endgame scale %d/64\n", t.Phase, maxPhase, t.Scale)
 	side := white
