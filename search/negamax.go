@@ -129,6 +129,21 @@ func isDraw(p *board.Position) bool {
 // always completes, so even a search stopped at once returns a searched move.
 func (t *thread) stopped() bool { return t.completedDepth > 0 && t.s.stop.Load() }
 
+// enter starts a node: it clears the node's PV, counts it, checks the limits
+// every 1024 nodes and tracks the selective depth. It reports whether the
+// search must unwind instead.
+func (t *thread) enter(ply int) bool {
+	t.stack[ply].pvLen = 0
+	t.nodes++
+	if t.nodes&1023 == 0 {
+		t.checkLimits()
+	}
+	if ply > t.selDepth {
+		t.selDepth = ply
+	}
+	return t.stopped()
+}
+
 // search is the principal-variation negamax for a node below the root.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if depth <= 0 {
@@ -137,16 +152,8 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	s := t.s
 	p := t.pos
 	f := &t.stack[ply]
-	f.pvLen = 0
-	t.nodes++
-	if t.nodes&1023 == 0 {
-		t.checkLimits()
-	}
-	if t.stopped() {
+	if t.enter(ply) {
 		return 0
-	}
-	if ply > t.selDepth {
-		t.selDepth = ply
 	}
 	pvNode := beta-alpha > 1
 
@@ -362,16 +369,8 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 	s := t.s
 	p := t.pos
 	f := &t.stack[ply]
-	f.pvLen = 0
-	t.nodes++
-	if t.nodes&1023 == 0 {
-		t.checkLimits()
-	}
-	if t.stopped() {
+	if t.enter(ply) {
 		return 0
-	}
-	if ply > t.selDepth {
-		t.selDepth = ply
 	}
 	if p.InsufficientMaterial() || p.IsRepetition() {
 		return 0

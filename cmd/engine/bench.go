@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -23,16 +21,9 @@ Flags:
 
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	depth := fs.IntP("depth", "d", bench.DefaultDepth, "search depth in plies")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, benchHelp)
-			fmt.Fprintln(stdout, strings.TrimRight(fs.FlagUsages(), "\n"))
-			return 0
-		}
-		fmt.Fprintf(stderr, "engine bench: %v\nRun 'engine bench --help' for usage.\n", err)
-		return 2
+	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
+		return code
 	}
 	// OpenBench and fastchess call "engine bench" with a positional depth.
 	if fs.NArg() == 1 {

@@ -4,9 +4,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/twofold-chess/twofold/uci"
 )
@@ -58,4 +62,23 @@ func usage(w io.Writer) {
 
 Run "engine <command> --help" for a command's flags.
 `)
+}
+
+// parseFlags parses a subcommand's flags. On --help it prints help and the
+// flag list to stdout; on a bad flag it prints the error to stderr. done
+// reports that the command should exit with code.
+func parseFlags(fs *pflag.FlagSet, args []string, help string, stdout, stderr io.Writer) (done bool, code int) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return false, 0
+	case errors.Is(err, pflag.ErrHelp):
+		fmt.Fprint(stdout, help)
+		fmt.Fprintln(stdout, strings.TrimRight(fs.FlagUsages(), "\n"))
+		return true, 0
+	}
+	fmt.Fprintf(stderr, "engine %s: %v\nRun 'engine %s --help' for usage.\n", fs.Name(), err, fs.Name())
+	return true, 2
 }

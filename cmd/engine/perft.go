@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,22 +29,14 @@ Flags:
 
 func runPerft(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("perft", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fen := fs.String("fen", board.StartFEN, "position to count from")
 	depth := fs.IntP("depth", "d", 0, "depth in plies (default 5; with --suite: the deepest count to check, 0 = all)")
 	divide := fs.Bool("divide", false, "print the count under each root move first")
 	suite := fs.String("suite", "", "EPD file of reference counts to check")
 	maxNodes := fs.Uint64("max-nodes", 0, "with --suite: skip reference counts above this many nodes (0 = no limit)")
 	chess960 := fs.Bool("chess960", false, "write castling as king takes rook (Chess960 positions are detected from the FEN)")
-	fs.Usage = func() {} // help goes to stdout on request, errors to stderr
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, perftHelp)
-			fmt.Fprintln(stdout, strings.TrimRight(fs.FlagUsages(), "\n"))
-			return 0
-		}
-		fmt.Fprintf(stderr, "engine perft: %v\nRun 'engine perft --help' for usage.\n", err)
-		return 2
+	if done, code := parseFlags(fs, args, perftHelp, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "engine perft: unexpected argument %q (quote the FEN: --fen \"...\")\n", fs.Arg(0))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +39,6 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fs := pflag.NewFlagSet("tune "+args[0], pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "gen: file to write positions to")
 	games := fs.Int("games", 1000, "gen: games to play")
 	nodes := fs.Uint64("nodes", 5000, "gen: search nodes per move")
@@ -53,14 +51,8 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	lr := fs.Float64("lr", 1.0, "fit: Adam step size in centipawns")
 	l2 := fs.Float64("l2", 2e-8, "fit: L2 pull of every weight toward its starting value")
 	write := fs.String("write", "", "fit: rewrite this weights file (eval/weights.go)")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, tuneHelp)
-			fmt.Fprintln(stdout, strings.TrimRight(fs.FlagUsages(), "\n"))
-			return 0
-		}
-		fmt.Fprintf(stderr, "engine tune: %v\nRun 'engine tune --help' for usage.\n", err)
-		return 2
+	if done, code := parseFlags(fs, args[1:], tuneHelp, stdout, stderr); done {
+		return code
 	}
 	if args[0] == "gen" {
 		if *out == "" || *games < 1 || *nodes < 1 || *workers < 1 {
