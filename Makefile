@@ -1,6 +1,10 @@
 # Twofold: `make run` builds and starts the engine (UCI on stdin/stdout),
 # `make test` runs every check CI runs. Both fetch Go modules themselves.
 
+# bash with pipefail, so "cmd | tail" recipes still fail when cmd fails.
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 GO      ?= go
 BIN     := bin/engine
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
