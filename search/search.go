@@ -41,7 +41,7 @@ type Searcher struct {
 
 // New returns a Searcher with a transposition table of hashMB megabytes.
 func New(hashMB int, opts Options) *Searcher {
-	s := &Searcher{tt: NewTT(hashMB), rng: 0x9E3779B97F4A7C15}
+	s := &Searcher{tt: NewTT(hashMB), rng: uint64(time.Now().UnixNano()) | 1}
 	s.SetOptions(opts)
 	return s
 }

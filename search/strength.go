@@ -1,7 +1,6 @@
 package search
 
 import (
-	"time"
 
 	"github.com/twofold-chess/twofold/board"
 )
@@ -115,11 +114,8 @@ func sortRootMoves(rms []rootMove) {
 	}
 }
 
-// random returns a number in [0, n), seeded from the clock once per Searcher.
+// random returns a number in [0, n) (xorshift, seeded from the clock in New).
 func (s *Searcher) random(n int) int {
-	if s.rng == 0x9E3779B97F4A7C15 {
-		s.rng ^= uint64(time.Now().UnixNano())
-	}
 	s.rng ^= s.rng << 13
 	s.rng ^= s.rng >> 7
 	s.rng ^= s.rng << 17
