@@ -1,7 +1,6 @@
 package search
 
 import (
-
 	"github.com/twofold-chess/twofold/board"
 )
 
