@@ -36,6 +36,7 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
 			counter = t.counters[prev.piece&15][prev.move.To()]
 		}
 	}
+	cont1, cont2 := t.contRows(ply)
 	for i, m := range f.moves.Moves() {
 		var sc int32
 		captured := p.CapturedPiece(m)
@@ -65,7 +66,8 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
 		case m == counter:
 			sc = orderCounter
 		default:
-			sc = t.history[us][m.From()][m.To()]
+			pc, to := p.PieceAt(m.From())&15, m.To()
+			sc = t.history[us][m.From()][to] + int32(cont1[pc][to]) + int32(cont2[pc][to])
 		}
 		f.scores[i] = sc
 	}
@@ -87,8 +89,28 @@ func pickMove(f *frame, i int) (board.Move, int32) {
 }
 
 // updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
-func updateHistory(h *int32, bonus int) {
-	*h += int32(bonus - int(*h)*abs(bonus)/historyLimit)
+func updateHistory[T int16 | int32](h *T, bonus int) {
+	*h += T(bonus - int(*h)*abs(bonus)/historyLimit)
+}
+
+// noContRow is the all-zero row used where a ply has no previous move.
+var noContRow [16][64]int16
+
+// contRows returns the continuation-history rows of the moves one and two
+// plies back: how well a quiet move did after that move was played. A
+// missing or null previous move gives the zero row (read-only).
+func (t *thread) contRows(ply int) (one, two *[16][64]int16) {
+	row := func(back int) *[16][64]int16 {
+		if ply < back {
+			return &noContRow
+		}
+		prev := &t.stack[ply-back]
+		if prev.move == board.NoMove || prev.move == board.NullMove {
+			return &noContRow
+		}
+		return &t.cont[prev.piece&15][prev.move.To()]
+	}
+	return row(1), row(2)
 }
 
 func abs(x int) int {
@@ -284,7 +306,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				r = lmrTable[depth][i+1]
 				r += boolInt(!improving) + boolInt(cutNode) - boolInt(pvNode) - boolInt(givesCheck)
 				if quiet {
-					r -= int(order) / 6000
+					r -= int(order) / 8000 // history plus two continuation tables
 				}
 				r = min(max(r, 0), newDepth-1)
 			}
@@ -351,13 +373,22 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 			t.counters[prev.piece&15][prev.move.To()] = m
 		}
 	}
-	us := t.pos.Side()
+	p := t.pos
+	us := p.Side()
 	bonus := min(depth*depth*16, 1600)
+	cont1, cont2 := t.contRows(ply)
 	for _, q := range tried {
+		b := -bonus
 		if q == m {
-			updateHistory(&t.history[us][q.From()][q.To()], bonus)
-		} else {
-			updateHistory(&t.history[us][q.From()][q.To()], -bonus)
+			b = bonus
+		}
+		pc, to := p.PieceAt(q.From())&15, q.To()
+		updateHistory(&t.history[us][q.From()][to], b)
+		if cont1 != &noContRow {
+			updateHistory(&cont1[pc][to], b)
+		}
+		if cont2 != &noContRow {
+			updateHistory(&cont2[pc][to], b)
 		}
 	}
 }

@@ -275,11 +275,13 @@ type thread struct {
 	stack          [MaxPly + 4]frame
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
+	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
 }
 
 func (t *thread) clearHistory() {
 	t.history = [2][64][64]int32{}
 	t.counters = [16][64]board.Move{}
+	t.cont = [16][64][16][64]int16{}
 }
 
 func (t *thread) prepare(p *board.Position, root []rootMove) {
