@@ -335,10 +335,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				bestMove = m
 				alpha = score
 				if pvNode {
-					child := &t.stack[ply+1]
-					f.pv[0] = m
-					copy(f.pv[1:], child.pv[:child.pvLen])
-					f.pvLen = 1 + child.pvLen
+					f.pvLen = t.extendPV(&f.pv, m, ply)
 				}
 				if score >= beta {
 					if quiet {
@@ -350,15 +347,29 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
-	bound := BoundUpper
-	switch {
-	case bestScore >= beta:
-		bound = BoundLower
-	case alpha > origAlpha:
-		bound = BoundExact
-	}
+	bound := boundOf(bestScore, origAlpha, beta)
 	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	return bestScore
+}
+
+// extendPV writes m followed by the child's PV (ply+1) into pv and returns
+// its length.
+func (t *thread) extendPV(pv *[MaxPly]board.Move, m board.Move, ply int) int {
+	child := &t.stack[ply+1]
+	pv[0] = m
+	n := copy(pv[1:], child.pv[:child.pvLen])
+	return 1 + n
+}
+
+// boundOf classifies a node's result for the transposition table.
+func boundOf(best, origAlpha, beta int) Bound {
+	switch {
+	case best >= beta:
+		return BoundLower
+	case best > origAlpha:
+		return BoundExact
+	}
+	return BoundUpper
 }
 
 // rewardQuiet updates killers, countermove and history after a quiet move
@@ -479,23 +490,14 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			if score > alpha {
 				alpha = score
 				bestMove = m
-				child := &t.stack[ply+1]
-				f.pv[0] = m
-				copy(f.pv[1:], child.pv[:child.pvLen])
-				f.pvLen = 1 + child.pvLen
+				f.pvLen = t.extendPV(&f.pv, m, ply)
 				if score >= beta {
 					break
 				}
 			}
 		}
 	}
-	bound := BoundUpper
-	switch {
-	case bestScore >= beta:
-		bound = BoundLower
-	case alpha > origAlpha:
-		bound = BoundExact
-	}
+	bound := boundOf(bestScore, origAlpha, beta)
 	storedEval := standPat
 	if inCheck {
 		storedEval = 0

@@ -459,10 +459,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		if i == t.pvIdx || score > alpha {
 			rm.score = score
 			rm.selDepth = t.selDepth
-			rm.pv[0] = m
-			child := &t.stack[1]
-			copy(rm.pv[1:], child.pv[:child.pvLen])
-			rm.pvLen = 1 + child.pvLen
+			rm.pvLen = t.extendPV(&rm.pv, m, 0)
 		}
 		if score > best {
 			best = score

@@ -74,10 +74,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 				break
 			}
 			rm.score, rm.selDepth = score, t.selDepth
-			rm.pv[0] = rm.move
-			child := &t.stack[1]
-			copy(rm.pv[1:], child.pv[:child.pvLen])
-			rm.pvLen = 1 + child.pvLen
+			rm.pvLen = t.extendPV(&rm.pv, rm.move, 0)
 		}
 		if s.stop.Load() && depth > 1 {
 			break
