@@ -49,11 +49,5 @@ type Weights [NumParams]Score
 // weights is the vector the engine plays with (weights.go, written by the tuner).
 var weights = defaultWeights
 
-// GroupOf returns the name of the group that weight i belongs to and its offset in it.
-func GroupOf(i int) (string, int) {
-	g := groupIndex(i)
-	return paramGroups[g].Name, i - paramGroups[g].Start
-}
-
 // Current returns a copy of the weight vector in use.
 func Current() Weights { return weights }

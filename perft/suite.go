@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -128,7 +127,3 @@ func RunSuite(entries []Entry, opt SuiteOptions, report func(Result)) Summary {
 	sum.Elapsed = time.Since(start)
 	return sum
 }
-
-// Position returns the parsed position of a FEN for callers that need it
-// alongside a suite entry (kept here so the suite and CLI agree on parsing).
-func Position(fen string) (*board.Position, error) { return movegen.ParseFEN(fen) }
