@@ -10,6 +10,7 @@ import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/timeman"
 )
 
 // Options configure a Searcher; the zero value of each field means its default.
@@ -29,7 +30,7 @@ type Searcher struct {
 
 	stop      atomic.Bool
 	pondering atomic.Bool
-	clock     clock
+	clock     timeman.Clock
 
 	limits   Limits
 	report   func(Info)
@@ -80,7 +81,7 @@ func (s *Searcher) Stop() {
 // PonderHit turns a ponder search into a normal one: the clock starts now.
 func (s *Searcher) PonderHit() {
 	if s.pondering.Load() {
-		s.clock.start(s.limits, s.opts.MoveOverhead, s.rootSide, time.Now())
+		s.clock.Start(s.limits, s.opts.MoveOverhead, s.rootSide, time.Now())
 		s.pondering.Store(false)
 	}
 }
@@ -133,9 +134,9 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 		}
 		return Result{Score: score}
 	}
-	s.clock.start(lim, s.opts.MoveOverhead, p.Side(), s.start)
+	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), s.start)
 	if len(root) == 1 {
-		s.clock.onlyMove()
+		s.clock.OnlyMove()
 	}
 
 	if s.opts.Strength.active() {
@@ -385,7 +386,7 @@ func (t *thread) iterate() {
 			stableIterations = 0
 		}
 		lastBest = best.move
-		if !s.pondering.Load() && s.clock.softStop(stableIterations, lastScore-best.score) {
+		if !s.pondering.Load() && s.clock.SoftStop(stableIterations, lastScore-best.score) {
 			break
 		}
 		lastScore = best.score
@@ -482,7 +483,7 @@ func (t *thread) checkLimits() {
 	if t.id != 0 || s.pondering.Load() {
 		return
 	}
-	if s.clock.hardStop() || (s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes) {
+	if s.clock.HardStop() || (s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes) {
 		s.stop.Store(true)
 	}
 }

@@ -82,7 +82,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 		sortRootMoves(t.rootMoves)
 		t.completedDepth = depth
 		t.reportLine(depth, 0)
-		if s.clock.hardStop() {
+		if s.clock.HardStop() {
 			break
 		}
 	}

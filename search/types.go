@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/timeman"
 )
 
 // Score bounds. Mate scores count plies: MateScore - n is mate in n plies.
@@ -33,20 +34,8 @@ func MateIn(score int) int {
 	return -(MateScore + score) / 2
 }
 
-// Limits say when a search must stop. Zero values mean "no limit"; with no
-// limit at all the search runs until Stop (as for "go infinite").
-type Limits struct {
-	Depth     int
-	Nodes     uint64
-	Mate      int // stop once a mate in this many moves is found
-	MoveTime  time.Duration
-	Time      [2]time.Duration // remaining clock per colour
-	Inc       [2]time.Duration
-	MovesToGo int
-	Infinite  bool
-	Ponder    bool         // search until PonderHit (then the clock applies) or Stop
-	Moves     []board.Move // search only these root moves ("searchmoves")
-}
+// Limits say when a search must stop; see timeman.Limits.
+type Limits = timeman.Limits
 
 // Info is a progress report of the main thread, sent after each completed
 // iteration (and each MultiPV line), or when a root move starts (CurrMove).

@@ -1,4 +1,7 @@
-package search
+// Package timeman is time management shared by both searchers: the limits
+// a "go" command sets, and the clock that turns them into a soft and a hard
+// deadline without ever letting the engine lose on time.
+package timeman
 
 import (
 	"sync/atomic"
@@ -7,11 +10,26 @@ import (
 	"github.com/twofold-chess/twofold/board"
 )
 
-// clock turns the UCI time controls into two limits: a soft one, checked
+// Limits say when a search must stop. Zero values mean "no limit"; with no
+// limit at all the search runs until Stop (as for "go infinite").
+type Limits struct {
+	Depth     int
+	Nodes     uint64
+	Mate      int // stop once a mate in this many moves is found
+	MoveTime  time.Duration
+	Time      [2]time.Duration // remaining clock per colour
+	Inc       [2]time.Duration
+	MovesToGo int
+	Infinite  bool
+	Ponder    bool         // search until PonderHit (then the clock applies) or Stop
+	Moves     []board.Move // search only these root moves ("searchmoves")
+}
+
+// Clock turns the UCI time controls into two limits: a soft one, checked
 // between iterations and scaled by how settled the search is, and a hard one
 // checked inside the search. Its fields are atomic because PonderHit restarts
 // it from the input goroutine while threads read it.
-type clock struct {
+type Clock struct {
 	startNs atomic.Int64 // unix nanoseconds when the clock started
 	soft    atomic.Int64 // nanoseconds; 0 = no soft limit
 	hard    atomic.Int64 // nanoseconds; 0 = no hard limit
@@ -24,7 +42,9 @@ const (
 	clockReserve    = 5 * time.Millisecond
 )
 
-func (c *clock) start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
+// Start starts the clock at now for side to move, with overhead reserved per
+// move (the GUI's and the pipe's latency).
+func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
 	c.startNs.Store(now.UnixNano())
 	var soft, hard time.Duration
 	switch left, inc := lim.Time[side], lim.Inc[side]; {
@@ -49,28 +69,29 @@ func (c *clock) start(lim Limits, overhead time.Duration, side board.Color, now 
 	c.hard.Store(int64(hard))
 }
 
-// onlyMove cuts the soft limit when there is a single legal move.
-func (c *clock) onlyMove() {
+// OnlyMove cuts the soft limit when there is a single legal move.
+func (c *Clock) OnlyMove() {
 	if s := c.soft.Load(); s > 0 {
 		c.soft.Store(min(s, int64(20*time.Millisecond)))
 	}
 }
 
-func (c *clock) elapsed() time.Duration {
+// Elapsed is the time since Start.
+func (c *Clock) Elapsed() time.Duration {
 	return time.Duration(time.Now().UnixNano() - c.startNs.Load())
 }
 
-// hardStop reports whether the search must stop now.
-func (c *clock) hardStop() bool {
+// HardStop reports whether the search must stop now.
+func (c *Clock) HardStop() bool {
 	h := c.hard.Load()
-	return h > 0 && int64(c.elapsed()) >= h
+	return h > 0 && int64(c.Elapsed()) >= h
 }
 
-// softStop reports whether to start no new iteration: sooner when the best
+// SoftStop reports whether to start no new iteration: sooner when the best
 // move has held for several iterations, later when it just changed or the
 // score dropped. About half the soft limit is left for the next iteration,
 // which usually costs more than all before it.
-func (c *clock) softStop(stableIterations, scoreDrop int) bool {
+func (c *Clock) SoftStop(stableIterations, scoreDrop int) bool {
 	s := c.soft.Load()
 	if s == 0 {
 		return false
@@ -81,5 +102,11 @@ func (c *clock) softStop(stableIterations, scoreDrop int) bool {
 	} else if scoreDrop > 20 {
 		factor *= 1.2
 	}
-	return float64(c.elapsed()) > float64(s)*factor*0.6
+	return float64(c.Elapsed()) > float64(s)*factor*0.6
 }
+
+// Soft is the soft limit (0 = none): the time a search aims to use.
+func (c *Clock) Soft() time.Duration { return time.Duration(c.soft.Load()) }
+
+// Hard is the hard limit (0 = none): the search must stop by then.
+func (c *Clock) Hard() time.Duration { return time.Duration(c.hard.Load()) }

@@ -1,0 +1,46 @@
+package timeman
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/twofold-chess/twofold/board"
+)
+
+func TestClockAllocation(t *testing.T) {
+	now := time.Now()
+	var c Clock
+
+	c.Start(Limits{MoveTime: 300 * time.Millisecond}, 50*time.Millisecond, board.White, now)
+	assert.Equal(t, int64(250*time.Millisecond), c.hard.Load())
+	assert.Zero(t, c.soft.Load())
+
+	c.Start(Limits{}, 0, board.White, now)
+	assert.Zero(t, c.hard.Load(), "no time limit")
+	assert.Zero(t, c.soft.Load())
+	assert.False(t, c.HardStop())
+	assert.False(t, c.SoftStop(0, 0))
+
+	for _, left := range []time.Duration{50 * time.Millisecond, time.Second, time.Minute, time.Hour} {
+		for _, mtg := range []int{0, 1, 10, 40} {
+			var lim Limits
+			lim.Time[board.Black] = left
+			lim.Time[board.White] = 10 * time.Hour
+			lim.Inc[board.Black] = left / 100
+			lim.MovesToGo = mtg
+			c.Start(lim, 10*time.Millisecond, board.Black, now)
+			hard, soft := time.Duration(c.hard.Load()), time.Duration(c.soft.Load())
+			assert.Positive(t, soft, "left %v mtg %d", left, mtg)
+			assert.LessOrEqual(t, soft, hard, "left %v mtg %d", left, mtg)
+			assert.Less(t, hard, max(left, 2*time.Millisecond), "left %v mtg %d: the hard limit must leave time on the clock", left, mtg)
+		}
+	}
+	// A single legal move cuts the soft limit.
+	var lim Limits
+	lim.Time[board.White] = time.Hour
+	c.Start(lim, 0, board.White, now)
+	c.OnlyMove()
+	assert.LessOrEqual(t, c.soft.Load(), int64(20*time.Millisecond))
+}
