@@ -1,0 +1,145 @@
+package azero
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+// runtimeOrSkip loads ONNX Runtime. `make test` installs it and sets
+// TWOFOLD_REQUIRE_ORT, so there a missing library fails instead of skipping.
+func runtimeOrSkip(t testing.TB) {
+	t.Helper()
+	if _, err := LoadRuntime(""); err != nil {
+		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+type golden struct {
+	Inputs [][]float32 `json:"inputs"`
+	Policy [][]float32 `json:"policy"`
+	Value  []float32   `json:"value"`
+}
+
+// The embedded default network, run by ONNX Runtime, gives what PyTorch
+// gave when export.py wrote it (testdata/golden.json).
+func TestDefaultNetworkMatchesGolden(t *testing.T) {
+	runtimeOrSkip(t)
+	data, err := os.ReadFile("testdata/golden.json")
+	require.NoError(t, err)
+	var g golden
+	require.NoError(t, json.Unmarshal(data, &g))
+	require.NotEmpty(t, g.Inputs)
+
+	net, err := LoadNetwork("")
+	require.NoError(t, err)
+	ev, err := NewEvaluator(net, 8, 1)
+	require.NoError(t, err)
+	defer ev.Close()
+
+	n := len(g.Inputs)
+	in := make([]float32, n*InputSize)
+	for i, x := range g.Inputs {
+		require.Len(t, x, InputSize)
+		copy(in[i*InputSize:], x)
+	}
+	policy, value := make([]float32, n*PolicySize), make([]float32, n)
+	// The whole batch at once, then one position at a time: same answers.
+	require.NoError(t, ev.Evaluate(in, n, policy, value))
+	for i := range n {
+		assert.InDelta(t, g.Value[i], value[i], 1e-4, "value %d", i)
+		for j := range PolicySize {
+			if d := policy[i*PolicySize+j] - g.Policy[i][j]; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("input %d policy[%d]: onnx %v, torch %v", i, j, policy[i*PolicySize+j], g.Policy[i][j])
+			}
+		}
+		p1, v1 := make([]float32, PolicySize), make([]float32, 1)
+		require.NoError(t, ev.Evaluate(in[i*InputSize:(i+1)*InputSize], 1, p1, v1))
+		assert.InDelta(t, value[i], v1[0], 1e-5)
+		assert.InDeltaSlice(t, policy[i*PolicySize:(i+1)*PolicySize], p1, 1e-4)
+	}
+	assert.Error(t, ev.Evaluate(in, 9, make([]float32, 9*PolicySize), make([]float32, 9)), "batch over the maximum")
+}
+
+func TestMissingLibraryIsAClearError(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope", LibraryName)
+	_, err := LoadRuntime(missing)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), missing)
+}
+
+func TestBadNetworkFilesAreClearErrors(t *testing.T) {
+	runtimeOrSkip(t)
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.onnx")
+	require.NoError(t, os.WriteFile(garbage, []byte("this is not a network"), 0o644))
+	truncated := filepath.Join(dir, "truncated.onnx")
+	require.NoError(t, os.WriteFile(truncated, defaultNetwork[:len(defaultNetwork)/2], 0o644))
+	empty := filepath.Join(dir, "empty.onnx")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "absent.onnx"), "cannot read network file"},
+		{garbage, "not a loadable ONNX model"},
+		{truncated, "not a loadable ONNX model"},
+		{empty, "empty file"},
+	} {
+		_, err := LoadNetwork(c.path)
+		require.Error(t, err, c.path)
+		assert.Contains(t, err.Error(), c.want)
+		assert.Contains(t, err.Error(), c.path)
+	}
+}
+
+func TestONNXSearchPlaysAndFindsMate(t *testing.T) {
+	runtimeOrSkip(t)
+	net, err := LoadNetwork("")
+	require.NoError(t, err)
+	o := DefaultOptions
+	o.Threads, o.BatchSize = 2, 8
+	s, err := NewONNX(net, o)
+	require.NoError(t, err)
+	defer s.Close()
+	res := s.Search(board.StartPosition(), timeman.Limits{Nodes: 400}, nil)
+	require.NoError(t, res.Err)
+	assert.Equal(t, uint64(400), res.Nodes)
+	p := mustFEN(t, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+	res = s.Search(p, timeman.Limits{Nodes: 100}, nil)
+	assert.Equal(t, "a1a8", res.Best.UCI(false))
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	runtimeOrSkip(b)
+	net, err := LoadNetwork("")
+	require.NoError(b, err)
+	for _, batch := range []int{1, 8, 16, 32} {
+		b.Run(fmt.Sprintf("batch%02d", batch), func(b *testing.B) {
+			ev, err := NewEvaluator(net, batch, 1)
+			require.NoError(b, err)
+			defer ev.Close()
+			in := make([]float32, batch*InputSize)
+			Encode(board.StartPosition(), in)
+			for i := 1; i < batch; i++ {
+				copy(in[i*InputSize:], in[:InputSize])
+			}
+			pol, val := make([]float32, batch*PolicySize), make([]float32, batch)
+			b.ResetTimer()
+			for range b.N {
+				if err := ev.Evaluate(in, batch, pol, val); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
+		})
+	}
+}

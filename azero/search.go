@@ -1,0 +1,554 @@
+package azero
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+// Options configure the MCTS searcher.
+type Options struct {
+	Threads      int // workers, each with its own evaluator
+	BatchSize    int // leaves gathered per network run (per worker)
+	CacheSize    int // NN cache entries (0 = off)
+	MultiPV      int
+	MoveOverhead time.Duration
+	Params       Params
+}
+
+// DefaultOptions are the searcher's defaults (also the UCI defaults).
+var DefaultOptions = Options{Threads: 1, BatchSize: 16, CacheSize: 200_000, MultiPV: 1, MoveOverhead: 10 * time.Millisecond, Params: DefaultParams}
+
+// Info is a progress report: one per MultiPV line.
+type Info struct {
+	Depth, SelDepth int // mean and maximum playout depth
+	MultiPV         int // 1-based line number
+	Q               float64
+	CP              int // Q as centipawns (see QToCentipawns)
+	Mate            int // moves to a proven mate: > 0 we mate, < 0 we are mated, 0 none
+	Visits          int // visits of the line's first move
+	Nodes           uint64
+	Time            time.Duration
+	PV              []board.Move
+}
+
+// NPS returns the playouts per second of the report.
+func (i Info) NPS() uint64 {
+	if i.Time <= 0 {
+		return 0
+	}
+	return uint64(float64(i.Nodes) / i.Time.Seconds())
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Best, Ponder board.Move // NoMove when the side to move has no legal move
+	Q            float64
+	Nodes        uint64 // playouts done by this search
+	Err          error  // a network failure ended the search early
+}
+
+// QToCentipawns maps an expected result in [-1, 1] to centipawns with Lc0's
+// classic formula, 90 * tan(1.5637541897 * q), clamped to +-12800.
+func QToCentipawns(q float64) int {
+	cp := 90 * math.Tan(1.5637541897*q)
+	return int(math.Round(max(-12800, min(12800, cp))))
+}
+
+// Searcher is the MCTS searcher: Threads workers share one tree under a
+// mutex, each gathering a batch of leaves (kept apart by virtual loss),
+// running the network on the batch outside the lock, and backing up.
+type Searcher struct {
+	newEval func(maxBatch int) (Evaluator, error)
+	opts    Options
+	evals   []Evaluator
+	evalB   int
+
+	mu    sync.Mutex // guards tree, cache and the counters below during a search
+	tree  *tree
+	cache *cache
+	lim   timeman.Limits
+	clock timeman.Clock
+
+	started, done uint64 // playouts begun and finished in this search
+	sumDepth      uint64
+	selDepth      int
+	err           error
+	lastReport    time.Time
+	report        func(Info)
+	stopping      atomic.Bool
+	pondering     atomic.Bool
+	running       sync.WaitGroup
+	reused        bool
+	side          board.Color // side to move at the root
+	priorsBuf     []float32
+}
+
+// New returns a searcher whose workers get evaluators from newEval (called
+// once per worker, again when Threads or BatchSize change).
+func New(newEval func(maxBatch int) (Evaluator, error), opts Options) *Searcher {
+	s := &Searcher{newEval: newEval}
+	s.SetOptions(opts)
+	return s
+}
+
+// NewONNX returns a searcher evaluating net with ONNX Runtime (one session
+// per worker, one intra-op thread each). It opens the first session at once
+// so a broken network is reported here rather than at the first "go".
+func NewONNX(net *Network, opts Options) (*Searcher, error) {
+	s := New(func(b int) (Evaluator, error) { return NewEvaluator(net, b, 1) }, opts)
+	if err := s.ensureEvaluators(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetOptions changes options; they apply from the next search.
+func (s *Searcher) SetOptions(o Options) {
+	o.Threads = max(o.Threads, 1)
+	o.BatchSize = max(o.BatchSize, 1)
+	o.MultiPV = max(o.MultiPV, 1)
+	if o.Params == (Params{}) {
+		o.Params = DefaultParams
+	}
+	if s.cache == nil || o.CacheSize != s.opts.CacheSize {
+		s.cache = newCache(o.CacheSize)
+	}
+	if o.Params != s.opts.Params {
+		s.tree = nil // statistics gathered under other constants
+	}
+	s.opts = o
+}
+
+// Options returns the current options.
+func (s *Searcher) Options() Options { return s.opts }
+
+// ensureEvaluators opens one evaluator per worker.
+func (s *Searcher) ensureEvaluators() error {
+	if len(s.evals) == s.opts.Threads && s.evalB == s.opts.BatchSize {
+		return nil
+	}
+	s.closeEvaluators()
+	for range s.opts.Threads {
+		ev, err := s.newEval(s.opts.BatchSize)
+		if err != nil {
+			s.closeEvaluators()
+			return err
+		}
+		s.evals = append(s.evals, ev)
+	}
+	s.evalB = s.opts.BatchSize
+	return nil
+}
+
+func (s *Searcher) closeEvaluators() {
+	for _, ev := range s.evals {
+		ev.Close()
+	}
+	s.evals = nil
+}
+
+// Close frees the evaluators.
+func (s *Searcher) Close() { s.closeEvaluators() }
+
+// Clear forgets the tree and the NN cache (a new game).
+func (s *Searcher) Clear() {
+	s.tree = nil
+	s.cache = newCache(s.opts.CacheSize)
+}
+
+// Stop ends the running search; it still reports its best move.
+func (s *Searcher) Stop() {
+	s.pondering.Store(false)
+	s.stopping.Store(true)
+}
+
+// PonderHit turns a ponder search into a normal one: the clock starts now.
+func (s *Searcher) PonderHit() {
+	s.clock.Start(s.lim, s.opts.MoveOverhead, s.side, time.Now())
+	s.pondering.Store(false)
+}
+
+// Search searches p within lim and returns the best move; report (may be
+// nil) gets progress reports.
+func (s *Searcher) Search(p *board.Position, lim timeman.Limits, report func(Info)) Result {
+	s.begin(p, lim, report)
+	return s.run()
+}
+
+// Go starts a search in its own goroutine and calls done with the result.
+// The search is set up before Go returns, so an immediate Stop or PonderHit
+// is never lost.
+func (s *Searcher) Go(p *board.Position, lim timeman.Limits, report func(Info), done func(Result)) {
+	s.begin(p, lim, report)
+	go func() { done(s.run()) }()
+}
+
+func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(Info)) {
+	s.stopping.Store(false)
+	s.pondering.Store(lim.Ponder)
+	s.lim, s.report, s.side = lim, report, p.Side()
+	s.started, s.done, s.sumDepth, s.selDepth, s.err = 0, 0, 0, 0, nil
+	s.prepareTree(p)
+	s.tree.allowed = lim.Moves
+	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), time.Now())
+	s.lastReport = time.Now()
+}
+
+// prepareTree reuses the previous tree when p continues the game it was
+// searched in (the moves played since are in p's history), else starts anew.
+func (s *Searcher) prepareTree(p *board.Position) {
+	s.reused = false
+	if s.tree != nil {
+		if moves, ok := continuation(s.tree.pos, p); ok && s.tree.reroot(moves, p) {
+			s.reused = true
+			return
+		}
+	}
+	s.tree = newTree(p, s.opts.Params)
+}
+
+// continuation returns the moves that lead from old to p through p's
+// history, if p continues old.
+func continuation(old, p *board.Position) ([]board.Move, bool) {
+	k := p.Ply() - old.Ply()
+	if k < 0 || k > 16 {
+		return nil, false
+	}
+	c := p.Clone()
+	moves := make([]board.Move, k)
+	for i := k - 1; i >= 0; i-- {
+		moves[i] = c.LastMove()
+		c.Unmake()
+	}
+	return moves, c.Key() == old.Key() && c.Side() == old.Side()
+}
+
+// Reused reports whether the last search started from the previous tree.
+func (s *Searcher) Reused() bool { return s.reused }
+
+// RootVisits returns the root children's moves and visit counts after a
+// search (the self-play policy target).
+func (s *Searcher) RootVisits() ([]board.Move, []int) {
+	var moves []board.Move
+	var visits []int
+	for _, c := range s.tree.children(root) {
+		moves = append(moves, c.move)
+		visits = append(visits, int(c.n))
+	}
+	return moves, visits
+}
+
+// TreeSize returns the number of nodes in the tree and the root's visits.
+func (s *Searcher) TreeSize() (nodes int, rootVisits int) {
+	return len(s.tree.nodes), int(s.tree.nodes[root].n)
+}
+
+func (s *Searcher) run() Result {
+	s.running.Add(1)
+	defer s.running.Done()
+	t := s.tree
+	var ml movegen.MoveList
+	movegen.Legal(t.pos, &ml)
+	if ml.Len() == 0 {
+		return Result{}
+	}
+	if ml.Len() == 1 {
+		s.clock.OnlyMove()
+	}
+	if err := s.ensureEvaluators(); err != nil {
+		s.tree = nil
+		return Result{Best: ml.At(0), Err: err}
+	}
+	var wg sync.WaitGroup
+	for i := range s.opts.Threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(i, s.evals[i])
+		}()
+	}
+	wg.Wait()
+	s.sendReports(true)
+
+	res := Result{Nodes: s.done, Err: s.err}
+	if s.err != nil {
+		defer func() { s.tree = nil }() // pending nodes are left behind
+	}
+	best := t.bestChild(root)
+	if best < 0 {
+		res.Best = ml.At(0)
+		return res
+	}
+	res.Best = t.nodes[best].move
+	res.Q = t.nodes[best].q(0)
+	if t.nodes[best].state == stateExpanded && t.nodes[best].count > 0 {
+		if reply := t.bestChild(best); reply >= 0 && t.nodes[reply].n > 0 {
+			res.Ponder = t.nodes[reply].move
+		}
+	}
+	return res
+}
+
+// worker state: its batch and buffers, allocated once per search.
+type worker struct {
+	pos    *board.Position
+	leaves []leaf
+	input  []float32
+	policy []float32
+	value  []float32
+	ml     movegen.MoveList
+}
+
+func (s *Searcher) work(id int, ev Evaluator) {
+	b := s.opts.BatchSize
+	s.mu.Lock()
+	w := &worker{pos: s.tree.pos.Clone(), leaves: make([]leaf, b)}
+	s.mu.Unlock()
+	if in, ok := ev.(interface{ InputBuffer() []float32 }); ok {
+		w.input = in.InputBuffer()
+	} else {
+		w.input = make([]float32, b*InputSize)
+	}
+	w.policy = make([]float32, b*PolicySize)
+	w.value = make([]float32, b)
+	for {
+		s.mu.Lock()
+		if s.finished(id) {
+			s.mu.Unlock()
+			return
+		}
+		n, collided := s.gather(w)
+		s.mu.Unlock()
+		if n == 0 {
+			if collided {
+				runtime.Gosched() // another worker holds the only open leaves
+			}
+			if s.reportDue(id) {
+				s.sendReports(false)
+			}
+			continue
+		}
+		err := ev.Evaluate(w.input, n, w.policy, w.value)
+		s.mu.Lock()
+		if err != nil {
+			s.err = err
+			s.stopping.Store(true)
+			s.mu.Unlock()
+			return
+		}
+		for i := range n {
+			s.finish(&w.leaves[i], w.policy[i*PolicySize:(i+1)*PolicySize], w.value[i])
+		}
+		s.mu.Unlock()
+		if s.reportDue(id) {
+			s.sendReports(false)
+		}
+	}
+}
+
+// gather selects up to a batch of leaves for the network, resolving
+// terminal, proven and cached leaves on the spot. It holds s.mu.
+func (s *Searcher) gather(w *worker) (n int, collided bool) {
+	t := s.tree
+	// Resolved playouts cost no network run; a bound on them per batch keeps
+	// a proven or tiny tree from holding the lock forever.
+	for tries := 0; n < len(w.leaves) && tries < 4*len(w.leaves)+64 && s.budgetLeft(); tries++ {
+		lf := &w.leaves[n]
+		out := t.descend(w.pos, lf, &w.ml)
+		if out == needsNetwork {
+			idx := lf.path[len(lf.path)-1]
+			if v, priors, ok := s.cache.get(lf.key, int(t.nodes[idx].count)); ok {
+				t.setPriorsFrom(idx, priors)
+				lf.value = -v
+				s.complete(lf, true)
+			} else {
+				Encode(w.pos, w.input[n*InputSize:(n+1)*InputSize])
+				s.started++
+				n++
+			}
+		}
+		for range len(lf.path) - 1 {
+			w.pos.Unmake()
+		}
+		switch out {
+		case collision:
+			return n, true
+		case resolved:
+			s.complete(lf, false)
+		}
+	}
+	return n, false
+}
+
+// complete backs up a resolved playout and counts it.
+func (s *Searcher) complete(lf *leaf, virtual bool) {
+	s.started++
+	s.tree.backup(lf, virtual)
+	s.count(lf)
+}
+
+func (s *Searcher) count(lf *leaf) {
+	s.done++
+	d := len(lf.path) - 1
+	s.sumDepth += uint64(d)
+	s.selDepth = max(s.selDepth, d)
+}
+
+// finish applies one network result to its leaf and backs it up.
+func (s *Searcher) finish(lf *leaf, logits []float32, value float32) {
+	t := s.tree
+	idx := lf.path[len(lf.path)-1]
+	t.setPriors(idx, lf.side, logits)
+	if idx != root || t.noise == nil {
+		s.priorsBuf = t.priors(idx, s.priorsBuf)
+		s.cache.put(lf.key, value, s.priorsBuf)
+	}
+	lf.value = -value
+	t.backup(lf, true)
+	s.count(lf)
+}
+
+// budgetLeft reports whether another playout may start: "go nodes N" is
+// exactly N playouts.
+func (s *Searcher) budgetLeft() bool {
+	return !s.stopping.Load() && (s.lim.Nodes == 0 || s.started < s.lim.Nodes)
+}
+
+// finished decides whether worker id stops; it holds s.mu.
+func (s *Searcher) finished(id int) bool {
+	if s.stopping.Load() {
+		return true
+	}
+	if s.lim.Nodes > 0 && s.started >= s.lim.Nodes {
+		return true
+	}
+	if s.pondering.Load() || s.lim.Infinite {
+		return false // only Stop (or PonderHit, then the clock) ends these
+	}
+	t := s.tree
+	rootNode := &t.nodes[root]
+	if rootNode.proven != provenNone && s.lim.Nodes == 0 {
+		s.stopping.Store(true) // a forced result: nothing left to learn
+		return true
+	}
+	if s.lim.Mate > 0 && rootNode.proven == provenLoss && int(rootNode.plies+1)/2 <= s.lim.Mate {
+		s.stopping.Store(true)
+		return true
+	}
+	if s.lim.Depth > 0 && s.done > 0 && int(s.sumDepth/s.done) >= s.lim.Depth {
+		s.stopping.Store(true)
+		return true
+	}
+	if s.clock.HardStop() {
+		s.stopping.Store(true)
+		return true
+	}
+	if soft := s.clock.Soft(); soft > 0 {
+		elapsed := s.clock.Elapsed()
+		if elapsed >= soft || s.decided(soft-elapsed, elapsed) {
+			s.stopping.Store(true)
+			return true
+		}
+	}
+	_ = id
+	return false
+}
+
+// decided reports whether the most-visited root move can no longer be
+// overtaken in the time left at the current playout rate (smart pruning).
+func (s *Searcher) decided(left, elapsed time.Duration) bool {
+	if elapsed < 50*time.Millisecond || s.done < 100 {
+		return false
+	}
+	first, second := int32(0), int32(0)
+	for _, c := range s.tree.children(root) {
+		if c.n > first {
+			first, second = c.n, first
+		} else if c.n > second {
+			second = c.n
+		}
+	}
+	rate := float64(s.done) / elapsed.Seconds()
+	return float64(first-second) > rate*left.Seconds()
+}
+
+// reportDue says whether worker id should send info lines now (the first
+// worker, once a second).
+func (s *Searcher) reportDue(id int) bool {
+	if id != 0 || s.report == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.lastReport) >= time.Second
+}
+
+// sendReports sends one Info per MultiPV line, ordered by visits.
+func (s *Searcher) sendReports(final bool) {
+	if s.report == nil {
+		return
+	}
+	s.mu.Lock()
+	infos := s.infos()
+	s.lastReport = time.Now()
+	s.mu.Unlock()
+	_ = final
+	for _, info := range infos {
+		s.report(info)
+	}
+}
+
+// infos builds the reports; it holds s.mu.
+func (s *Searcher) infos() []Info {
+	t := s.tree
+	rootNode := &t.nodes[root]
+	if rootNode.first < 0 {
+		return nil
+	}
+	var order []int32
+	for i := int32(0); i < int32(rootNode.count); i++ {
+		c := rootNode.first + i
+		if t.allowed != nil && !containsMove(t.allowed, t.nodes[c].move) {
+			continue
+		}
+		order = append(order, c)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return t.better(order[a], order[b]) })
+	lines := min(s.opts.MultiPV, len(order))
+	elapsed := s.clock.Elapsed()
+	depth := 1
+	if s.done > 0 {
+		depth = max(1, int(math.Round(float64(s.sumDepth)/float64(s.done))))
+	}
+	infos := make([]Info, 0, lines)
+	for k := range lines {
+		c := order[k]
+		nd := &t.nodes[c]
+		q := nd.q(-rootNode.q(0))
+		info := Info{
+			Depth: depth, SelDepth: max(s.selDepth, depth), MultiPV: k + 1,
+			Q: q, CP: QToCentipawns(q), Visits: int(nd.n),
+			Nodes: s.done, Time: elapsed, PV: t.pv(c, nil),
+		}
+		switch nd.proven {
+		case provenWin:
+			info.Mate = (int(nd.plies) + 2) / 2
+		case provenLoss:
+			info.Mate = -(int(nd.plies) + 1) / 2
+		}
+		infos = append(infos, info)
+	}
+	return infos
+}
+
+// ErrNoNetwork is returned when the MCTS searcher has no network to run.
+var ErrNoNetwork = errors.New("no network loaded")

@@ -1,0 +1,246 @@
+"""Reader (and a test-only writer) for twofold self-play sample chunks, format version 1.
+
+A chunk file (*.twfc.gz) is one gzip stream. Decompressed, little-endian:
+
+  b"TWFC"  uint32 version (=1)  uint32 sample count
+  per sample:
+    17 x uint64   bitboards for input planes 0..16 (bit i -> square i, a1=0 .. h8=63)
+    uint8         halfmove clock   -> plane 17 = clock/100
+    uint16        fullmove number  -> plane 18 = min(fullmove/200, 1)
+    int8          game result from this position's side to move (+1/0/-1)
+    uint16 n, then n x (uint16 policy index, float32 probability)
+
+The Go self-play writer is the real producer; write_chunk exists for the Python tests.
+
+Decoding is vectorised: one cheap Python pass finds each sample's byte offset (the
+records are variable length), then all fixed fields and all policy entries are gathered
+with numpy fancy indexing and the bitboards are expanded with np.unpackbits.
+
+Samples are kept *packed* (Packed: ~200 bytes + 6 bytes per policy entry) so a large
+training window fits in memory; dense planes/policy (4.9 KB + 18.7 KB per sample) are
+only materialised per minibatch via Packed.dense(idx), or for a whole chunk via
+read_chunk().
+"""
+
+import gzip
+import os
+import struct
+
+import numpy as np
+
+MAGIC = b"TWFC"
+VERSION = 1
+NUM_BITBOARDS = 17
+NUM_PLANES = 19
+POLICY_SIZE = 4672
+CHUNK_SUFFIX = ".twfc.gz"
+
+_HEADER = struct.Struct("<4sII")
+# Fixed part of a sample: 17 bitboards, halfmove, fullmove, result, n.
+_FIXED = NUM_BITBOARDS * 8 + 1 + 2 + 1 + 2  # 142
+_OFF_HALF = NUM_BITBOARDS * 8               # 136
+_OFF_FULL = _OFF_HALF + 1                   # 137
+_OFF_RES = _OFF_FULL + 2                    # 139
+_OFF_N = _OFF_RES + 1                       # 140
+_ENTRY = 6
+
+
+class ChunkError(ValueError):
+    """A chunk file is malformed; the message names the file."""
+
+
+class Packed:
+    """Samples in compact form.
+
+    bits      uint8  [N, 17, 8]  the raw little-endian bitboard bytes
+    halfmove  uint8  [N]
+    fullmove  uint16 [N]
+    value     float32[N]         game result from the side to move
+    pol_start int64  [N+1]       CSR offsets into pol_index/pol_prob
+    pol_index uint16 [E]
+    pol_prob  float32[E]
+    """
+
+    __slots__ = ("bits", "halfmove", "fullmove", "value", "pol_start", "pol_index", "pol_prob")
+
+    def __init__(self, bits, halfmove, fullmove, value, pol_start, pol_index, pol_prob):
+        self.bits = bits
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.value = value
+        self.pol_start = pol_start
+        self.pol_index = pol_index
+        self.pol_prob = pol_prob
+
+    def __len__(self):
+        return len(self.value)
+
+    @staticmethod
+    def empty():
+        return Packed(np.zeros((0, NUM_BITBOARDS, 8), np.uint8), np.zeros(0, np.uint8),
+                      np.zeros(0, np.uint16), np.zeros(0, np.float32), np.zeros(1, np.int64),
+                      np.zeros(0, np.uint16), np.zeros(0, np.float32))
+
+    @staticmethod
+    def concat(parts):
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return Packed.empty()
+        if len(parts) == 1:
+            return parts[0]
+        starts = [np.zeros(1, np.int64)]
+        base = 0
+        for p in parts:
+            starts.append(p.pol_start[1:] + base)
+            base += p.pol_start[-1]
+        return Packed(np.concatenate([p.bits for p in parts]),
+                      np.concatenate([p.halfmove for p in parts]),
+                      np.concatenate([p.fullmove for p in parts]),
+                      np.concatenate([p.value for p in parts]),
+                      np.concatenate(starts),
+                      np.concatenate([p.pol_index for p in parts]),
+                      np.concatenate([p.pol_prob for p in parts]))
+
+    def tail(self, k):
+        """The last k samples (k <= len)."""
+        n = len(self)
+        if k >= n:
+            return self
+        first = n - k
+        lo = self.pol_start[first]
+        return Packed(self.bits[first:], self.halfmove[first:], self.fullmove[first:],
+                      self.value[first:], self.pol_start[first:] - lo,
+                      self.pol_index[lo:], self.pol_prob[lo:])
+
+    def dense(self, idx=None):
+        """Materialise (planes [B,19,8,8], policy [B,4672], value [B]) float32 for samples idx."""
+        if idx is None:
+            idx = np.arange(len(self))
+        idx = np.asarray(idx, dtype=np.int64)
+        b = len(idx)
+        planes = np.empty((b, NUM_PLANES, 8, 8), np.float32)
+        # bitorder="little": bit i of the uint64 is bit i%8 of byte i//8 -> square i,
+        # and square = rank*8 + file, so reshape to [8, 8] gives [rank][file].
+        bits = np.unpackbits(self.bits[idx], axis=2, bitorder="little")  # [B,17,64]
+        planes[:, :NUM_BITBOARDS] = bits.reshape(b, NUM_BITBOARDS, 8, 8)
+        planes[:, 17] = (self.halfmove[idx].astype(np.float32) / np.float32(100.0))[:, None, None]
+        planes[:, 18] = np.minimum(self.fullmove[idx].astype(np.float32) / np.float32(200.0),
+                                   np.float32(1.0))[:, None, None]
+
+        policy = np.zeros((b, POLICY_SIZE), np.float32)
+        lo = self.pol_start[idx]
+        cnt = self.pol_start[idx + 1] - lo
+        total = int(cnt.sum())
+        if total:
+            row = np.repeat(np.arange(b), cnt)
+            # position of each entry within its sample, added to that sample's start
+            within = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            src = np.repeat(lo, cnt) + within
+            policy[row, self.pol_index[src]] = self.pol_prob[src]
+        return planes, policy, self.value[idx].copy()
+
+
+def _decompress(path):
+    try:
+        with gzip.open(path, "rb") as f:
+            return f.read()
+    except (OSError, EOFError) as e:  # gzip.BadGzipFile is an OSError
+        raise ChunkError("%s: not a valid gzip stream: %s" % (path, e)) from e
+
+
+def read_chunk_packed(path):
+    """Decode one chunk file into a Packed."""
+    data = _decompress(path)
+    if len(data) < _HEADER.size:
+        raise ChunkError("%s: truncated header (%d bytes)" % (path, len(data)))
+    magic, version, count = _HEADER.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise ChunkError("%s: bad magic %r, want %r (not a twofold sample chunk)" % (path, magic, MAGIC))
+    if version != VERSION:
+        raise ChunkError("%s: unsupported chunk version %d (this reader knows %d)" % (path, version, VERSION))
+
+    # Records are variable length, so locate them with one scalar pass (cheap: two
+    # byte reads per sample), then do everything else vectorised.
+    offsets = np.empty(count, np.int64)
+    ns = np.empty(count, np.int64)
+    off = _HEADER.size
+    size = len(data)
+    for i in range(count):
+        if off + _FIXED > size:
+            raise ChunkError("%s: truncated at sample %d of %d" % (path, i, count))
+        n = data[off + _OFF_N] | (data[off + _OFF_N + 1] << 8)
+        offsets[i] = off
+        ns[i] = n
+        off += _FIXED + _ENTRY * n
+    if off != size:
+        raise ChunkError("%s: %s after %d samples (%d bytes expected, %d present)"
+                         % (path, "truncated" if off > size else "trailing bytes", count, off, size))
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    fixed = buf[offsets[:, None] + np.arange(_FIXED)]  # [N, 142]
+    bits = np.ascontiguousarray(fixed[:, :_OFF_HALF]).reshape(count, NUM_BITBOARDS, 8)
+    halfmove = fixed[:, _OFF_HALF].copy()
+    fullmove = np.ascontiguousarray(fixed[:, _OFF_FULL:_OFF_FULL + 2]).view("<u2").reshape(count).astype(np.uint16)
+    result = fixed[:, _OFF_RES].view(np.int8).astype(np.float32)
+    if count and (np.abs(result) > 1).any():
+        raise ChunkError("%s: result outside -1..1" % path)
+
+    total = int(ns.sum())
+    pol_start = np.zeros(count + 1, np.int64)
+    np.cumsum(ns, out=pol_start[1:])
+    if total:
+        within = np.arange(total) - np.repeat(pol_start[:-1], ns)
+        pos = np.repeat(offsets + _FIXED, ns) + _ENTRY * within
+        ent = buf[pos[:, None] + np.arange(_ENTRY)]  # [E, 6]
+        pol_index = np.ascontiguousarray(ent[:, :2]).view("<u2").reshape(total).astype(np.uint16)
+        pol_prob = np.ascontiguousarray(ent[:, 2:]).view("<f4").reshape(total).astype(np.float32)
+        if (pol_index >= POLICY_SIZE).any():
+            raise ChunkError("%s: policy index out of range (max %d)" % (path, int(pol_index.max())))
+    else:
+        pol_index = np.zeros(0, np.uint16)
+        pol_prob = np.zeros(0, np.float32)
+    return Packed(bits, halfmove, fullmove, result, pol_start, pol_index, pol_prob)
+
+
+def read_chunk(path):
+    """Decode one chunk: (planes float32 [N,19,8,8], policy float32 [N,4672], value float32 [N])."""
+    return read_chunk_packed(path).dense()
+
+
+def list_chunks(directory):
+    """Chunk files in directory, oldest first by (mtime, name)."""
+    paths = []
+    for name in os.listdir(directory):
+        if name.endswith(CHUNK_SUFFIX):
+            p = os.path.join(directory, name)
+            try:
+                st = os.stat(p)
+            except FileNotFoundError:  # pruned by a concurrent writer/cleaner
+                continue
+            if os.path.isfile(p):
+                paths.append((st.st_mtime, name, p))
+    paths.sort()
+    return [p for _, _, p in paths]
+
+
+def write_chunk(path, samples):
+    """Write a version-1 chunk (test helper; the production writer is Go).
+
+    samples: iterable of dicts with keys
+      bitboards: 17 ints (uint64), halfmove: int, fullmove: int, result: -1/0/1,
+      policy: list of (index, probability) pairs.
+    """
+    samples = list(samples)
+    out = bytearray(_HEADER.pack(MAGIC, VERSION, len(samples)))
+    for s in samples:
+        bbs = s["bitboards"]
+        if len(bbs) != NUM_BITBOARDS:
+            raise ValueError("need %d bitboards" % NUM_BITBOARDS)
+        out += struct.pack("<17Q", *[int(b) & 0xFFFFFFFFFFFFFFFF for b in bbs])
+        out += struct.pack("<BHbH", int(s["halfmove"]), int(s["fullmove"]), int(s["result"]), len(s["policy"]))
+        for idx, prob in s["policy"]:
+            out += struct.pack("<Hf", int(idx), float(prob))
+    tmp = path + ".tmp"
+    with gzip.open(tmp, "wb") as f:
+        f.write(bytes(out))
+    os.replace(tmp, path)

@@ -1,0 +1,326 @@
+"""Tests for the twofold trainer. Run from the repository root:
+
+    /usr/bin/python3 -m unittest discover -s azero/train -v
+"""
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import chunks  # noqa: E402
+import export  # noqa: E402
+import train  # noqa: E402
+from model import POLICY_SIZE, Net, count_parameters  # noqa: E402
+
+REPO_AZERO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STEP_RE = re.compile(r"^step (\d+) loss (\S+) policy (\S+) value (\S+) lr (\S+) samples/s (\S+)$")
+
+
+def random_sample(rs, n_policy=None):
+    bbs = [int(x) for x in rs.randint(0, 2**63, size=17, dtype=np.int64)]
+    bbs = [b | (1 << 63) if rs.rand() < 0.5 else b for b in bbs]  # exercise the top bit
+    n = rs.randint(0, 40) if n_policy is None else n_policy
+    idx = rs.choice(POLICY_SIZE, size=n, replace=False)
+    p = rs.rand(n).astype(np.float32)
+    p /= max(p.sum(), 1e-9)
+    return {
+        "bitboards": bbs,
+        "halfmove": int(rs.randint(0, 256)),
+        "fullmove": int(rs.randint(1, 65536)),
+        "result": int(rs.randint(-1, 2)),
+        "policy": list(zip(idx.tolist(), p.tolist())),
+    }
+
+
+def learnable_sample(rs):
+    """Sparse boards whose targets depend on the input, so a tiny net can fit them."""
+    bbs = [int(x) for x in (rs.randint(0, 2**32, size=17, dtype=np.int64) & rs.randint(0, 2**32, size=17, dtype=np.int64))]
+    own = bin(bbs[0]).count("1")
+    result = 1 if own > 8 else -1
+    # Most mass on two fixed moves, some on the lowest set square's "move".
+    sq = (bbs[0] & -bbs[0]).bit_length() - 1 if bbs[0] else 0
+    policy = [(1000, 0.5), (2000, 0.3), (3000 + sq, 0.2)]
+    return {"bitboards": bbs, "halfmove": own, "fullmove": 10, "result": result, "policy": policy}
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def run_main(fn, argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = fn(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def parse_steps(stdout):
+    rows = []
+    for line in stdout.splitlines():
+        m = STEP_RE.match(line)
+        if m:
+            rows.append((int(m.group(1)), float(m.group(2))))
+    return rows
+
+
+class TestModel(unittest.TestCase):
+    def test_parameter_counts(self):
+        counts = {(b, c): count_parameters(Net(b, c)) for b, c in [(4, 32), (4, 64), (6, 64), (6, 96), (6, 128)]}
+        for (b, c), n in counts.items():
+            print("\n  %dx%d: %d parameters" % (b, c, n), end="")
+        self.assertTrue(1.8e6 < counts[(6, 128)] < 2.1e6, counts[(6, 128)])
+        net = Net(6, 128)
+        self.assertEqual((net.blocks, net.channels), (6, 128))
+
+    def test_output_shapes(self):
+        for net in (Net(2, 16).eval(), Net(6, 128).eval()):
+            for b in (1, 5):
+                with torch.no_grad():
+                    p, v = net(torch.rand(b, 19, 8, 8))
+                self.assertEqual(tuple(p.shape), (b, 4672))
+                self.assertEqual(tuple(v.shape), (b, 1))
+                self.assertTrue(bool((v.abs() <= 1).all()))
+
+
+class TestChunks(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_round_trip(self):
+        rs = np.random.RandomState(7)
+        samples = [random_sample(rs) for _ in range(50)] + [random_sample(rs, n_policy=0)]
+        samples[0]["halfmove"], samples[0]["fullmove"] = 150, 100  # plane 18 = 0.5, not capped
+        path = os.path.join(self.dir, "a.twfc.gz")
+        chunks.write_chunk(path, samples)
+        planes, policy, value = chunks.read_chunk(path)
+        self.assertEqual(planes.shape, (51, 19, 8, 8))
+        self.assertEqual(policy.shape, (51, 4672))
+        self.assertEqual(value.shape, (51,))
+        self.assertEqual((planes.dtype, policy.dtype, value.dtype), (np.float32,) * 3)
+        for i, s in enumerate(samples):
+            for p, bb in enumerate(s["bitboards"]):
+                for sq in range(64):
+                    want = float((bb >> sq) & 1)
+                    # [plane][rank][file], square = rank*8 + file
+                    self.assertEqual(planes[i, p, sq // 8, sq % 8], want, (i, p, sq))
+            np.testing.assert_array_equal(planes[i, 17], np.float32(s["halfmove"]) / np.float32(100))
+            np.testing.assert_array_equal(planes[i, 18], min(np.float32(s["fullmove"]) / np.float32(200), 1))
+            self.assertEqual(value[i], s["result"])
+            want = np.zeros(4672, np.float32)
+            for idx, prob in s["policy"]:
+                want[idx] = prob
+            np.testing.assert_array_equal(policy[i], want)
+        self.assertAlmostEqual(float(planes[0, 18, 3, 3]), 0.5)
+        self.assertAlmostEqual(float(planes[0, 17, 0, 0]), 1.5)
+
+        # Packed.dense on a subset/permutation agrees with the full decode.
+        packed = chunks.read_chunk_packed(path)
+        idx = np.array([50, 3, 3, 0, 17])
+        p2, pol2, v2 = packed.dense(idx)
+        np.testing.assert_array_equal(p2, planes[idx])
+        np.testing.assert_array_equal(pol2, policy[idx])
+        np.testing.assert_array_equal(v2, value[idx])
+        # tail() + concat keep the CSR policy offsets consistent.
+        both = chunks.Packed.concat([packed.tail(5), packed])
+        np.testing.assert_array_equal(both.dense()[1], np.concatenate([policy[-5:], policy]))
+
+    def test_empty_chunk(self):
+        path = os.path.join(self.dir, "e.twfc.gz")
+        chunks.write_chunk(path, [])
+        planes, policy, value = chunks.read_chunk(path)
+        self.assertEqual((len(planes), len(policy), len(value)), (0, 0, 0))
+
+    def _raw(self, name, payload):
+        import gzip
+        path = os.path.join(self.dir, name)
+        with gzip.open(path, "wb") as f:
+            f.write(payload)
+        return path
+
+    def test_bad_magic(self):
+        path = self._raw("bad.twfc.gz", b"NOPE" + b"\x01\x00\x00\x00" + b"\x00" * 4)
+        with self.assertRaises(chunks.ChunkError) as cm:
+            chunks.read_chunk(path)
+        self.assertIn(path, str(cm.exception))
+        self.assertIn("magic", str(cm.exception))
+
+    def test_bad_version_and_truncation(self):
+        path = self._raw("v2.twfc.gz", b"TWFC" + b"\x02\x00\x00\x00" + b"\x00" * 4)
+        with self.assertRaisesRegex(chunks.ChunkError, "version 2") as cm:
+            chunks.read_chunk(path)
+        self.assertIn(path, str(cm.exception))
+        path = self._raw("short.twfc.gz", b"TWFC" + b"\x01\x00\x00\x00" + b"\x02\x00\x00\x00" + b"\x00" * 150)
+        with self.assertRaisesRegex(chunks.ChunkError, "truncated"):
+            chunks.read_chunk(path)
+        plain = os.path.join(self.dir, "plain.twfc.gz")
+        with open(plain, "wb") as f:
+            f.write(b"TWFC not gzip")
+        with self.assertRaisesRegex(chunks.ChunkError, "gzip"):
+            chunks.read_chunk(plain)
+
+    def test_window_selection(self):
+        rs = np.random.RandomState(3)
+        now = time.time()
+        # Names sort opposite to mtimes: selection must follow mtime first.
+        for k, name in enumerate(["c", "b", "a"]):
+            chunks.write_chunk(os.path.join(self.dir, name + ".twfc.gz"), [random_sample(rs) for _ in range(10 + k)])
+            os.utime(os.path.join(self.dir, name + ".twfc.gz"), (now - 100 + k, now - 100 + k))
+        open(os.path.join(self.dir, "ignored.tmp"), "w").close()
+        names = [os.path.basename(p) for p in chunks.list_chunks(self.dir)]
+        self.assertEqual(names, ["c.twfc.gz", "b.twfc.gz", "a.twfc.gz"])
+        with contextlib.redirect_stderr(io.StringIO()):
+            data, err = train.load_window(self.dir, 2, 0)
+            self.assertEqual(len(data), 11 + 12)
+            data, err = train.load_window(self.dir, 0, 15)
+            self.assertEqual(len(data), 15)  # all 12 of a + newest 3 of b
+            data, err = train.load_window(os.path.join(self.dir, "missing"), 0, 0)
+            self.assertIsNone(data)
+
+
+class TestTraining(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        cls.chunks = os.path.join(cls.dir, "chunks")
+        os.makedirs(cls.chunks)
+        rs = np.random.RandomState(11)
+        for k in range(3):
+            chunks.write_chunk(os.path.join(cls.chunks, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(200)])
+        torch.set_num_threads(2)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def common(self, run):
+        return ["--chunks", self.chunks, "--run-dir", run, "--blocks", "2", "--channels", "16",
+                "--batch", "64", "--device", "cpu", "--threads", "2"]
+
+    def test_loss_decreases_and_resume(self):
+        run = os.path.join(self.dir, "run1")
+        rc, out, err = run_main(train.main, self.common(run) + ["--steps", "30", "--checkpoint-every", "7"])
+        self.assertEqual(rc, 0, err)
+        rows = parse_steps(out)
+        self.assertEqual([s for s, _ in rows], list(range(1, 31)))
+        first = np.mean([l for _, l in rows[:5]])
+        last = np.mean([l for _, l in rows[-5:]])
+        print("\n  loss first5 %.3f last5 %.3f" % (first, last), end="")
+        self.assertLess(last, first - 0.5)
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual((ckpt["step"], ckpt["blocks"], ckpt["channels"]), (30, 2, 16))
+        self.assertTrue(ckpt["optimizer"]["state"], "momentum buffers saved")
+
+        # Resume: --blocks/--channels are ignored in favour of the checkpoint, the step
+        # count continues, and the loss carries on from where it was (not from scratch).
+        argv = self.common(run) + ["--steps", "5", "--log-every", "5"]
+        argv[argv.index("--channels") + 1] = "32"
+        rc, out, err = run_main(train.main, argv)
+        self.assertEqual(rc, 0, err)
+        rows2 = parse_steps(out)
+        self.assertEqual([s for s, _ in rows2], [35])
+        self.assertLess(rows2[0][1], first - 0.5)
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual((ckpt["step"], ckpt["channels"]), (35, 16))
+
+    def test_no_chunks(self):
+        empty = os.path.join(self.dir, "empty")
+        os.makedirs(empty, exist_ok=True)
+        run = os.path.join(self.dir, "run2")
+        argv = self.common(run) + ["--steps", "3"]
+        argv[argv.index("--chunks") + 1] = empty
+        rc, out, err = run_main(train.main, argv)
+        self.assertEqual(rc, 2)
+        self.assertIn("no *.twfc.gz chunks", err)
+
+    def test_init_only_export(self):
+        run = os.path.join(self.dir, "run3")
+        onnx = os.path.join(self.dir, "init.onnx")
+        rc, out, err = run_main(train.main, self.common(run) + ["--init-only", "--export", onnx])
+        self.assertEqual(rc, 0, err)
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual((ckpt["step"], ckpt["blocks"], ckpt["channels"]), (0, 2, 16))
+        self.assertGreater(os.path.getsize(onnx), 1000)
+
+
+class TestExport(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def check_golden(self, model, golden):
+        inputs = np.array(golden["inputs"], np.float32).reshape(-1, 19, 8, 8)
+        np.testing.assert_array_equal(inputs, export.golden_inputs())
+        model.eval()
+        with torch.no_grad():
+            p, v = model(torch.from_numpy(inputs))
+        np.testing.assert_allclose(p.numpy(), np.array(golden["policy"], np.float32), rtol=0, atol=1e-6)
+        np.testing.assert_allclose(v.numpy()[:, 0], np.array(golden["value"], np.float32), rtol=0, atol=1e-6)
+        # Not degenerate: outputs depend on the input.
+        pol = np.array(golden["policy"])
+        self.assertGreater(np.abs(pol[0] - pol[1]).max(), 1e-3)
+        self.assertGreater(abs(golden["value"][0] - golden["value"][1]), 1e-4)
+
+    def test_export_and_golden(self):
+        onnx = os.path.join(self.dir, "net.onnx")
+        gold = os.path.join(self.dir, "golden.json")
+        rc, out, err = run_main(export.main, ["--blocks", "2", "--channels", "16", "--seed", "5",
+                                             "--out", onnx, "--golden", gold])
+        self.assertEqual(rc, 0, err)
+        with open(onnx, "rb") as f:
+            blob = f.read()
+        for name in (b"planes", b"policy", b"value", b"batch"):
+            self.assertIn(name, blob)
+        self.assertEqual([f for f in os.listdir(self.dir) if f.endswith(".tmp")], [])
+        golden = load_json(gold)
+        self.assertEqual((golden["blocks"], golden["channels"]), (2, 16))
+        self.assertEqual(len(golden["inputs"]), 5)
+        self.assertEqual(len(golden["inputs"][0]), 19 * 64)
+        self.assertEqual(len(golden["policy"][0]), 4672)
+        torch.manual_seed(5)
+        self.check_golden(Net(2, 16), golden)
+
+    def test_export_from_checkpoint(self):
+        run = os.path.join(self.dir, "run")
+        with contextlib.redirect_stderr(io.StringIO()):
+            train.main(["--run-dir", run, "--init-only", "--blocks", "1", "--channels", "8", "--seed", "9"])
+        gold = os.path.join(self.dir, "g.json")
+        rc, out, err = run_main(export.main, ["--checkpoint", os.path.join(run, "checkpoint.pt"),
+                                             "--out", os.path.join(self.dir, "c.onnx"), "--golden", gold])
+        self.assertEqual(rc, 0, err)
+        golden = load_json(gold)
+        self.assertEqual((golden["blocks"], golden["channels"]), (1, 8))
+        from model import model_from_checkpoint
+        model, _ = model_from_checkpoint(os.path.join(run, "checkpoint.pt"))
+        self.check_golden(model, golden)
+
+    def test_committed_golden_inputs(self):
+        path = os.path.join(REPO_AZERO, "testdata", "golden.json")
+        if not os.path.exists(path):
+            self.skipTest("no committed golden.json")
+        golden = load_json(path)
+        inputs = np.array(golden["inputs"], np.float32).reshape(-1, 19, 8, 8)
+        np.testing.assert_array_equal(inputs, export.golden_inputs())
+        self.assertEqual(np.array(golden["policy"]).shape, (len(inputs), 4672))
+        self.assertEqual(len(golden["value"]), len(inputs))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,442 @@
+package azero
+
+import (
+	"math"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// Node states.
+const (
+	stateNew      uint8 = iota // not expanded yet
+	statePending               // children made, waiting for the network
+	stateExpanded              // children have priors
+	stateTerminal              // the game is over here; tval is exact
+)
+
+// Proven results, from the view of the side that moved into the node.
+const (
+	provenNone int8 = 0
+	provenWin  int8 = 1
+	provenLoss int8 = -1
+)
+
+// node is one tree node. Statistics are kept from the view of the side
+// that played the node's move (the parent's side to move), so a parent
+// simply prefers the child with the highest Q.
+type node struct {
+	w      float64 // sum of backed-up values
+	n      int32   // completed visits
+	vl     int32   // visits in flight (virtual losses)
+	first  int32   // index of the first child; children are contiguous
+	prior  float32 // policy prior of move
+	tval   float32 // terminal value (stateTerminal)
+	move   board.Move
+	count  uint16 // number of children
+	plies  uint16 // proven: plies to the end of the game with best play
+	state  uint8
+	proven int8
+}
+
+// q is the node's mean value, or fallback when unvisited.
+func (nd *node) q(fallback float64) float64 {
+	if nd.n == 0 {
+		return fallback
+	}
+	return nd.w / float64(nd.n)
+}
+
+// Params are the PUCT search constants.
+type Params struct {
+	CPuct        float64 // c_init of AlphaZero's growing exploration constant
+	CPuctBase    float64 // c_base: exploration grows as log((N+c_base+1)/c_base)
+	FPUReduction float64 // unvisited children start at parent Q - this*sqrt(visited policy)
+}
+
+// DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU.
+var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3}
+
+// tree is a search tree over a root position. It is not safe for concurrent
+// use; the Searcher guards it with a mutex.
+type tree struct {
+	nodes   []node
+	pos     *board.Position // root position, with the game's history
+	params  Params
+	allowed []board.Move // root moves to consider (searchmoves); nil = all
+	noise   func(priors []float32)
+}
+
+const root = 0
+
+func newTree(pos *board.Position, params Params) *tree {
+	t := &tree{pos: pos.Clone(), params: params}
+	t.nodes = append(make([]node, 0, 1024), node{first: -1})
+	return t
+}
+
+// outcome says how a selected leaf is resolved.
+type outcome uint8
+
+const (
+	needsNetwork outcome = iota // expanded; its value must come from the network
+	resolved                    // exact (terminal or proven) or cached value known
+	collision                   // another playout is evaluating this leaf
+)
+
+// leaf is one playout in flight: the path from the root and what to back up.
+type leaf struct {
+	path  []int32
+	key   uint64
+	side  board.Color // side to move at the leaf
+	value float32     // for the side that moved into the leaf, when resolved
+	slot  int         // input slot in the batch (needsNetwork)
+}
+
+// descend walks from the root to a leaf with PUCT, making the moves on pos
+// (which must be the root position): the caller unmakes len(path)-1 moves
+// once it is done with the leaf position. A new leaf is expanded: legal moves become children, terminal positions
+// are resolved exactly, and mates in one among the children are marked.
+// needsNetwork leaves get a virtual loss along their path.
+func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outcome {
+	lf.path = append(lf.path[:0], root)
+	idx := int32(root)
+	for {
+		nd := &t.nodes[idx]
+		switch {
+		case nd.state == stateTerminal:
+			lf.value = nd.tval
+			return resolved
+		case nd.proven != provenNone && idx != root:
+			lf.value = float32(nd.proven)
+			return resolved
+		case nd.state == statePending:
+			return collision
+		case nd.state == stateNew:
+			if t.expand(idx, pos, ml) {
+				lf.value = t.nodes[idx].tval
+				return resolved
+			}
+			lf.key, lf.side = pos.Key(), pos.Side()
+			for _, i := range lf.path {
+				t.nodes[i].vl++
+			}
+			return needsNetwork
+		}
+		idx = t.pick(idx)
+		pos.Make(t.nodes[idx].move)
+		lf.path = append(lf.path, idx)
+	}
+}
+
+// expand makes the children of a new node at pos, or marks it terminal (and
+// returns true). The root is never terminal by repetition or the fifty-move
+// rule: the game goes on from it, so its moves must be searched.
+func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool {
+	movegen.Legal(pos, ml)
+	nd := &t.nodes[idx]
+	switch {
+	case ml.Len() == 0:
+		nd.state = stateTerminal
+		if movegen.InCheck(pos) {
+			nd.tval, nd.proven = 1, provenWin // the mover delivered mate
+		}
+		return true
+	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.IsRepetition()):
+		nd.state, nd.tval = stateTerminal, 0
+		return true
+	}
+	first := int32(len(t.nodes))
+	var reply movegen.MoveList
+	for _, m := range ml.Moves() {
+		child := node{move: m, first: -1}
+		// Mates in one are found here, whatever the network thinks: only
+		// checking moves can mate, and those are few.
+		if movegen.GivesCheck(pos, m) {
+			pos.Make(m)
+			movegen.Legal(pos, &reply)
+			if reply.Len() == 0 {
+				child.state, child.tval, child.proven = stateTerminal, 1, provenWin
+			}
+			pos.Unmake()
+		}
+		t.nodes = append(t.nodes, child)
+	}
+	nd = &t.nodes[idx]
+	nd.first, nd.count, nd.state = first, uint16(ml.Len()), statePending
+	t.refreshProven(idx)
+	return false
+}
+
+// setPriors turns the network's logits into the children's priors (a
+// softmax over the legal moves) and marks the node expanded.
+func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
+	nd := &t.nodes[idx]
+	children := t.nodes[nd.first : nd.first+int32(nd.count)]
+	maxLogit := float32(math.Inf(-1))
+	for i := range children {
+		children[i].prior = logits[moveIndex(side, children[i].move)]
+		maxLogit = max(maxLogit, children[i].prior)
+	}
+	var sum float32
+	for i := range children {
+		children[i].prior = float32(math.Exp(float64(children[i].prior - maxLogit)))
+		sum += children[i].prior
+	}
+	for i := range children {
+		children[i].prior /= sum
+	}
+	nd.state = stateExpanded
+	if idx == root && t.noise != nil {
+		t.applyNoise()
+	}
+}
+
+// setPriorsFrom copies cached priors (in move generation order).
+func (t *tree) setPriorsFrom(idx int32, priors []float32) {
+	nd := &t.nodes[idx]
+	for i := range priors {
+		t.nodes[nd.first+int32(i)].prior = priors[i]
+	}
+	nd.state = stateExpanded
+	if idx == root && t.noise != nil {
+		t.applyNoise()
+	}
+}
+
+// priors returns the children's priors of an expanded node.
+func (t *tree) priors(idx int32, dst []float32) []float32 {
+	nd := &t.nodes[idx]
+	dst = dst[:0]
+	for _, c := range t.nodes[nd.first : nd.first+int32(nd.count)] {
+		dst = append(dst, c.prior)
+	}
+	return dst
+}
+
+func (t *tree) applyNoise() {
+	nd := &t.nodes[root]
+	if nd.state != stateExpanded || nd.count == 0 {
+		return
+	}
+	buf := make([]float32, nd.count)
+	for i := range buf {
+		buf[i] = t.nodes[nd.first+int32(i)].prior
+	}
+	t.noise(buf)
+	for i := range buf {
+		t.nodes[nd.first+int32(i)].prior = buf[i]
+	}
+}
+
+// pick chooses the child of idx with the highest PUCT score.
+func (t *tree) pick(idx int32) int32 {
+	parent := &t.nodes[idx]
+	children := t.nodes[parent.first : parent.first+int32(parent.count)]
+	parentN := float64(parent.n + parent.vl)
+	c := t.params.CPuct + math.Log((parentN+t.params.CPuctBase+1)/t.params.CPuctBase)
+	cs := c * math.Sqrt(max(parentN, 1))
+	visitedPolicy := 0.0
+	for i := range children {
+		if children[i].n+children[i].vl > 0 {
+			visitedPolicy += float64(children[i].prior)
+		}
+	}
+	// The parent's Q from its own side to move's view.
+	fpu := -parent.q(0) - t.params.FPUReduction*math.Sqrt(visitedPolicy)
+
+	best, bestScore := int32(-1), math.Inf(-1)
+	for i := range children {
+		ch := &children[i]
+		if idx == root && t.allowed != nil && !containsMove(t.allowed, ch.move) {
+			continue
+		}
+		var score float64
+		switch ch.proven {
+		case provenWin: // a forced win: take the fastest
+			score = 1e9 - float64(ch.plies)
+		case provenLoss: // a forced loss: only when all are, and the slowest
+			score = -1e9 + float64(ch.plies)
+		default:
+			nv := float64(ch.n + ch.vl)
+			q := fpu
+			if nv > 0 {
+				q = (ch.w - float64(ch.vl)) / nv
+			}
+			score = q + cs*float64(ch.prior)/(1+nv)
+		}
+		if score > bestScore {
+			best, bestScore = parent.first+int32(i), score
+		}
+	}
+	if best < 0 { // every root move excluded by searchmoves: search them all
+		t.allowed = nil
+		return t.pick(idx)
+	}
+	return best
+}
+
+func containsMove(ms []board.Move, m board.Move) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// backup adds the playout's value along its path, removing the virtual loss
+// when the playout had one, and propagates proven results.
+func (t *tree) backup(lf *leaf, virtual bool) {
+	v := float64(lf.value)
+	for i := len(lf.path) - 1; i >= 0; i-- {
+		nd := &t.nodes[lf.path[i]]
+		nd.n++
+		nd.w += v
+		if virtual {
+			nd.vl--
+		}
+		v = -v
+	}
+	for i := len(lf.path) - 2; i >= 0; i-- {
+		if !t.refreshProven(lf.path[i]) {
+			break
+		}
+	}
+}
+
+// refreshProven marks idx proven from its children: a loss for the side
+// that moved into it when some child is a forced win for its side to move,
+// a win when every child is a forced loss. It reports a change.
+func (t *tree) refreshProven(idx int32) bool {
+	nd := &t.nodes[idx]
+	if nd.proven != provenNone || nd.count == 0 || nd.state == stateTerminal {
+		return false
+	}
+	win, allLose, longest := -1, true, 0
+	for _, ch := range t.nodes[nd.first : nd.first+int32(nd.count)] {
+		switch ch.proven {
+		case provenWin:
+			if win < 0 || int(ch.plies) < win {
+				win = int(ch.plies)
+			}
+		case provenLoss:
+			longest = max(longest, int(ch.plies))
+		default:
+			allLose = false
+		}
+	}
+	switch {
+	case win >= 0:
+		nd.proven, nd.plies = provenLoss, uint16(win+1)
+	case allLose:
+		nd.proven, nd.plies = provenWin, uint16(longest+1)
+	default:
+		return false
+	}
+	return true
+}
+
+// children returns the root's children (empty before the first playout).
+func (t *tree) children(idx int32) []node {
+	nd := &t.nodes[idx]
+	if nd.first < 0 {
+		return nil
+	}
+	return t.nodes[nd.first : nd.first+int32(nd.count)]
+}
+
+// bestChild returns the index of idx's best child for play: a proven win
+// first (the fastest), then the most visits among the rest (proven losses
+// last, the slowest first), ties broken by Q.
+func (t *tree) bestChild(idx int32) int32 {
+	nd := &t.nodes[idx]
+	best := int32(-1)
+	for i := int32(0); i < int32(nd.count); i++ {
+		c := nd.first + i
+		if idx == root && t.allowed != nil && !containsMove(t.allowed, t.nodes[c].move) {
+			continue
+		}
+		if best < 0 || t.better(c, best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// better orders children for play and for MultiPV.
+func (t *tree) better(a, b int32) bool {
+	x, y := &t.nodes[a], &t.nodes[b]
+	rank := func(n *node) int { // proven win > unknown > proven loss
+		return int(n.proven)
+	}
+	if rank(x) != rank(y) {
+		return rank(x) > rank(y)
+	}
+	switch x.proven {
+	case provenWin:
+		return x.plies < y.plies
+	case provenLoss:
+		return x.plies > y.plies
+	}
+	if x.n != y.n {
+		return x.n > y.n
+	}
+	if x.n == 0 {
+		return x.prior > y.prior
+	}
+	return x.q(-2) > y.q(-2)
+}
+
+// pv returns the most-visited line from child c.
+func (t *tree) pv(c int32, dst []board.Move) []board.Move {
+	for c >= 0 {
+		dst = append(dst, t.nodes[c].move)
+		if t.nodes[c].count == 0 || t.nodes[c].n == 0 || len(dst) >= 64 {
+			break
+		}
+		c = t.bestChild(c)
+	}
+	return dst
+}
+
+// reroot makes the node reached by moves from the root the new root, keeping
+// its subtree (compacted into fresh memory). It reports false, leaving the
+// tree alone, when that node was never expanded.
+func (t *tree) reroot(moves []board.Move, pos *board.Position) bool {
+	idx := int32(root)
+	for _, m := range moves {
+		next := int32(-1)
+		for i, ch := range t.children(idx) {
+			if ch.move == m {
+				next = t.nodes[idx].first + int32(i)
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		idx = next
+	}
+	old := t.nodes[idx]
+	if old.state != stateExpanded {
+		return false
+	}
+	nodes := make([]node, 1, max(1024, len(t.nodes)/2))
+	nodes[0] = old
+	// Breadth first: each copied node's children are copied as one block.
+	for i := 0; i < len(nodes); i++ {
+		nd := &nodes[i]
+		if nd.first < 0 || nd.count == 0 {
+			continue
+		}
+		first := int32(len(nodes))
+		nodes = append(nodes, t.nodes[nd.first:nd.first+int32(nd.count)]...)
+		nodes[i].first = first
+	}
+	nodes[0].proven, nodes[0].plies = provenNone, 0
+	t.nodes = nodes
+	t.pos = pos.Clone()
+	// The root's proven status is recomputed: it came from a parent's view.
+	t.refreshProven(root)
+	return true
+}
