@@ -1,5 +1,7 @@
 # Twofold: `make run` builds and starts the engine (UCI on stdin/stdout),
-# `make test` runs every check CI runs. Both fetch Go modules themselves.
+# `make test` runs every check CI runs. Both install what they need
+# themselves: Go modules, the ONNX Runtime library (into lib/, from the npm
+# registry), and for tests Debian's python3-torch for the trainer.
 
 # bash with pipefail, so "cmd | tail" recipes still fail when cmd fails.
 SHELL       := /bin/bash
@@ -10,12 +12,38 @@ BIN     := bin/engine
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/twofold-chess/twofold/uci.Version=$(VERSION)
 
-.PHONY: all build run test deps fmt-check vet unit race perft-suites perft-full bench-perft clean
+# ONNX Runtime for the MCTS searcher: the engine finds lib/ beside or above
+# its binary (or $$ONNXRUNTIME_LIB, or the OnnxRuntimeLib option).
+ORT_VERSION := 1.24.3
+ORT_LIB     := lib/libonnxruntime.so.1
+PYTHON      := /usr/bin/python3
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Tests must not skip the ONNX Runtime tests for want of the library.
+export TWOFOLD_REQUIRE_ORT := 1
+
+.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest perft-suites perft-full bench-perft clean
 
 all: build
 
-deps:
+deps: ort
 	$(GO) mod download
+
+# The library ships in the onnxruntime-node npm package; only the .so is
+# taken (npm install would run a postinstall that downloads more).
+ort: $(ORT_LIB)
+$(ORT_LIB):
+	@mkdir -p lib
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  (cd "$$tmp" && npm pack --silent onnxruntime-node@$(ORT_VERSION) >/dev/null && \
+	   tar xzf onnxruntime-node-$(ORT_VERSION).tgz package/bin/napi-v6/linux/x64/libonnxruntime.so.1) && \
+	  cp "$$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" $(ORT_LIB).tmp && mv $(ORT_LIB).tmp $(ORT_LIB)
+	@echo "installed ONNX Runtime $(ORT_VERSION) into $(ORT_LIB)"
+
+# PyTorch for azero/train (CPU; Debian's packages, as PyPI is not reachable).
+py-deps:
+	@$(PYTHON) -c 'import torch, numpy' 2>/dev/null || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy libopenblas0-pthread >/dev/null)
 
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/engine
@@ -23,7 +51,10 @@ build: deps
 run: build
 	./$(BIN)
 
-test: fmt-check vet unit race perft-suites
+test: fmt-check vet unit race pytest perft-suites
+
+pytest: py-deps
+	$(PYTHON) -m unittest discover -s azero/train
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -59,4 +90,4 @@ bench-perft: build
 	./$(BIN) perft --fen "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" --depth 7
 
 clean:
-	rm -rf bin
+	rm -rf bin lib

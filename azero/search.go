@@ -53,6 +53,7 @@ type Result struct {
 	Best, Ponder board.Move // NoMove when the side to move has no legal move
 	Q            float64
 	Nodes        uint64 // playouts done by this search
+	Evals        uint64 // positions the network evaluated (the rest were terminal, proven or cached)
 	Err          error  // a network failure ended the search early
 }
 
@@ -79,6 +80,7 @@ type Searcher struct {
 	clock timeman.Clock
 
 	started, done uint64 // playouts begun and finished in this search
+	nnEvals       uint64 // network evaluations in this search
 	sumDepth      uint64
 	selDepth      int
 	err           error
@@ -196,7 +198,7 @@ func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(Info
 	s.stopping.Store(false)
 	s.pondering.Store(lim.Ponder)
 	s.lim, s.report, s.side = lim, report, p.Side()
-	s.started, s.done, s.sumDepth, s.selDepth, s.err = 0, 0, 0, 0, nil
+	s.started, s.done, s.nnEvals, s.sumDepth, s.selDepth, s.err = 0, 0, 0, 0, 0, nil
 	s.prepareTree(p)
 	s.tree.allowed = lim.Moves
 	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), time.Now())
@@ -268,6 +270,26 @@ func (s *Searcher) run() Result {
 		s.tree = nil
 		return Result{Best: ml.At(0), Err: err}
 	}
+	// The root gets its priors before anything can stop the search, so even
+	// a search stopped at once plays the network's choice (or a mate in one).
+	if t.nodes[root].state == stateNew {
+		s.mu.Lock()
+		saved := s.lim.Nodes
+		s.lim.Nodes = 0
+		w := s.newWorker(s.evals[0])
+		n, _ := s.gather(w, 1)
+		s.lim.Nodes = saved
+		s.mu.Unlock()
+		if n == 1 {
+			if err := s.evals[0].Evaluate(w.input, 1, w.policy, w.value); err != nil {
+				s.tree = nil
+				return Result{Best: ml.At(0), Err: err}
+			}
+			s.mu.Lock()
+			s.finish(&w.leaves[0], w.policy[:PolicySize], w.value[0])
+			s.mu.Unlock()
+		}
+	}
 	var wg sync.WaitGroup
 	for i := range s.opts.Threads {
 		wg.Add(1)
@@ -279,7 +301,7 @@ func (s *Searcher) run() Result {
 	wg.Wait()
 	s.sendReports(true)
 
-	res := Result{Nodes: s.done, Err: s.err}
+	res := Result{Nodes: s.done, Evals: s.nnEvals, Err: s.err}
 	if s.err != nil {
 		defer func() { s.tree = nil }() // pending nodes are left behind
 	}
@@ -308,11 +330,10 @@ type worker struct {
 	ml     movegen.MoveList
 }
 
-func (s *Searcher) work(id int, ev Evaluator) {
+// newWorker allocates a worker's buffers; it holds s.mu.
+func (s *Searcher) newWorker(ev Evaluator) *worker {
 	b := s.opts.BatchSize
-	s.mu.Lock()
 	w := &worker{pos: s.tree.pos.Clone(), leaves: make([]leaf, b)}
-	s.mu.Unlock()
 	if in, ok := ev.(interface{ InputBuffer() []float32 }); ok {
 		w.input = in.InputBuffer()
 	} else {
@@ -320,13 +341,20 @@ func (s *Searcher) work(id int, ev Evaluator) {
 	}
 	w.policy = make([]float32, b*PolicySize)
 	w.value = make([]float32, b)
+	return w
+}
+
+func (s *Searcher) work(id int, ev Evaluator) {
+	s.mu.Lock()
+	w := s.newWorker(ev)
+	s.mu.Unlock()
 	for {
 		s.mu.Lock()
 		if s.finished(id) {
 			s.mu.Unlock()
 			return
 		}
-		n, collided := s.gather(w)
+		n, collided := s.gather(w, len(w.leaves))
 		s.mu.Unlock()
 		if n == 0 {
 			if collided {
@@ -357,11 +385,11 @@ func (s *Searcher) work(id int, ev Evaluator) {
 
 // gather selects up to a batch of leaves for the network, resolving
 // terminal, proven and cached leaves on the spot. It holds s.mu.
-func (s *Searcher) gather(w *worker) (n int, collided bool) {
+func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 	t := s.tree
 	// Resolved playouts cost no network run; a bound on them per batch keeps
 	// a proven or tiny tree from holding the lock forever.
-	for tries := 0; n < len(w.leaves) && tries < 4*len(w.leaves)+64 && s.budgetLeft(); tries++ {
+	for tries := 0; n < size && tries < 4*size+64 && (s.budgetLeft() || t.nodes[root].state == stateNew); tries++ {
 		lf := &w.leaves[n]
 		out := t.descend(w.pos, lf, &w.ml)
 		if out == needsNetwork {
@@ -415,6 +443,7 @@ func (s *Searcher) finish(lf *leaf, logits []float32, value float32) {
 	lf.value = -value
 	t.backup(lf, true)
 	s.count(lf)
+	s.nnEvals++
 }
 
 // budgetLeft reports whether another playout may start: "go nodes N" is

@@ -24,27 +24,35 @@ func (e *Engine) goCommand(args []string) {
 	if err != nil {
 		e.send("info string go: %v", err)
 	}
+	pos := e.pos.Clone()
+	if e.mcts.on {
+		e.goMCTS(pos, lim)
+		return
+	}
 	opts := e.searchOpts
 	opts.Strength = e.strength()
 	e.searcher.SetOptions(opts)
-
-	pos := e.pos.Clone()
+	e.active = e.searcher
 	e.busy = true
 	e.searching.Add(1)
 	// Go sets the search up before it returns, so a "stop" or "ponderhit"
 	// read right after this "go" reaches the search instead of being lost.
 	e.searcher.Go(pos, lim, func(info search.Info) { e.sendInfo(pos, info) }, func(res search.Result) {
 		defer e.searching.Done()
-		if res.Best == board.NoMove {
-			e.send("bestmove 0000")
-			return
-		}
-		if res.Ponder != board.NoMove {
-			e.send("bestmove %s ponder %s", res.Best.UCI(pos.Chess960()), res.Ponder.UCI(pos.Chess960()))
-		} else {
-			e.send("bestmove %s", res.Best.UCI(pos.Chess960()))
-		}
+		e.sendBestMove(pos, res.Best, res.Ponder)
 	})
+}
+
+// sendBestMove writes the "bestmove" line ("0000" when there is no move).
+func (e *Engine) sendBestMove(pos *board.Position, best, ponder board.Move) {
+	switch {
+	case best == board.NoMove:
+		e.send("bestmove 0000")
+	case ponder != board.NoMove:
+		e.send("bestmove %s ponder %s", best.UCI(pos.Chess960()), ponder.UCI(pos.Chess960()))
+	default:
+		e.send("bestmove %s", best.UCI(pos.Chess960()))
+	}
 }
 
 // parseGo reads the parameters of "go". Malformed parts are reported in the

@@ -64,7 +64,7 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 // options lists every option in the order "uci" prints them. Names follow
 // Stockfish and Lc0 so GUIs and tournament managers recognise them.
 func options() []*option {
-	return []*option{
+	return append([]*option{
 		{name: "Hash", kind: "spin", def: "16", min: 1, max: 65536, apply: func(e *Engine, v string) error {
 			e.searcher.SetHash(atoi(v))
 			return nil
@@ -111,6 +111,15 @@ func options() []*option {
 			e.difficulty = v
 			return nil
 		}},
-		{name: "Search", kind: "combo", def: "AlphaBeta", vars: []string{"AlphaBeta"}, apply: func(*Engine, string) error { return nil }},
-	}
+		{name: "Search", kind: "combo", def: "AlphaBeta", vars: []string{"AlphaBeta", "MCTS"}, apply: func(e *Engine, v string) error {
+			if v == "AlphaBeta" {
+				e.mcts.on = false
+				return nil
+			}
+			if err := e.enableMCTS(); err != nil {
+				return e.disableMCTS(fmt.Errorf("Search MCTS unavailable: %v", err))
+			}
+			return nil
+		}},
+	}, mctsOptionList()...)
 }

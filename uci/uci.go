@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
@@ -40,6 +41,13 @@ type Engine struct {
 	elo           int
 	difficulty    string
 
+	mcts mctsState
+	// active is the searcher of the running "go" (stop and ponderhit go there).
+	active interface {
+		Stop()
+		PonderHit()
+	}
+
 	searching sync.WaitGroup // the running search, if any
 	busy      bool           // a search was started and not yet waited for
 }
@@ -48,6 +56,8 @@ type Engine struct {
 func New(out io.Writer) *Engine {
 	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition(), options: options()}
 	e.searcher = search.New(16, search.Options{})
+	e.active = e.searcher
+	e.mcts.opts = azero.DefaultOptions
 	for _, o := range e.options {
 		if o.kind != "button" {
 			if err := o.apply(e, o.def); err != nil {
@@ -103,6 +113,9 @@ func (e *Engine) Execute(line string) (goOn bool) {
 	case "ucinewgame":
 		e.stopSearch()
 		e.searcher.Clear()
+		if e.mcts.searcher != nil {
+			e.mcts.searcher.Clear()
+		}
 		e.setPosition(board.StartPosition())
 	case "position":
 		e.stopSearch()
@@ -114,9 +127,9 @@ func (e *Engine) Execute(line string) (goOn bool) {
 		e.stopSearch()
 		e.goCommand(args)
 	case "stop":
-		e.searcher.Stop()
+		e.active.Stop()
 	case "ponderhit":
-		e.searcher.PonderHit()
+		e.active.PonderHit()
 	case "d":
 		e.display()
 	case "eval":
@@ -144,7 +157,7 @@ func (e *Engine) send(format string, args ...any) {
 // stopSearch stops a running search and waits for its bestmove to be written.
 func (e *Engine) stopSearch() {
 	if e.busy {
-		e.searcher.Stop()
+		e.active.Stop()
 		e.searching.Wait()
 		e.busy = false
 	}

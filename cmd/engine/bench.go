@@ -3,18 +3,27 @@ package main
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
 )
 
 const benchHelp = `Usage: engine bench [--depth N]
+       engine bench --search mcts [--movetime MS] [--positions N] [--threads T] [--batch B] [--network FILE]
 
 Searches a fixed list of positions to a fixed depth with one thread and a
 fresh 16 MB hash table. The total node count is deterministic: it is the
 signature of the search, quoted in commits that change the search. The last
 line reads "N nodes M nps" (the OpenBench convention).
+
+With --search mcts it measures the MCTS searcher instead: the raw ONNX
+Runtime evaluation rate of the network at batch 1, 8, 16 and 32 (one
+session, one thread), then MCTS playouts per second over the first
+--positions bench positions at --movetime each, and the share of the raw
+rate the search keeps. Playouts are the "nodes" of the last line.
 
 Flags:
 `
@@ -22,6 +31,13 @@ Flags:
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
 	depth := fs.IntP("depth", "d", bench.DefaultDepth, "search depth in plies")
+	mode := fs.String("search", "alphabeta", "searcher to measure: alphabeta or mcts")
+	moveTime := fs.Int("movetime", 10000, "mcts: milliseconds per position")
+	positions := fs.Int("positions", 1, "mcts: how many bench positions to search")
+	threads := fs.Int("threads", 1, "mcts: search threads")
+	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
+	network := fs.String("network", "", "mcts: network file (default: the embedded one)")
+	ortLib := fs.String("onnxruntime", "", "mcts: path of "+azero.LibraryName+" (default: $"+azero.LibraryEnv+", then lib/)")
 	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
 		return code
 	}
@@ -39,6 +55,35 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine bench: --depth must be between 1 and 60, got %d\n", *depth)
 		return 2
 	}
-	bench.Run(stdout, *depth)
+	switch *mode {
+	case "alphabeta", "AlphaBeta":
+		bench.Run(stdout, *depth)
+		return 0
+	case "mcts", "MCTS":
+	default:
+		fmt.Fprintf(stderr, "engine bench: --search wants alphabeta or mcts, got %q\n", *mode)
+		return 2
+	}
+	if *moveTime < 1 || *threads < 1 || *batch < 1 || *positions < 1 {
+		fmt.Fprintln(stderr, "engine bench: --movetime, --positions, --threads and --batch must be positive")
+		return 2
+	}
+	if _, err := azero.LoadRuntime(*ortLib); err != nil {
+		fmt.Fprintln(stderr, "engine bench:", err)
+		return 1
+	}
+	net, err := azero.LoadNetwork(*network)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine bench:", err)
+		return 1
+	}
+	_, err = bench.RunMCTS(stdout, bench.MCTSConfig{
+		Network: net, MoveTime: time.Duration(*moveTime) * time.Millisecond, Positions: *positions,
+		Threads: *threads, BatchSize: *batch, Batches: []int{1, 8, 16, 32}, EvalTime: 2 * time.Second,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "engine bench:", err)
+		return 1
+	}
 	return 0
 }

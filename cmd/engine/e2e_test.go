@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -167,10 +168,30 @@ func TestSelfPlayGame(t *testing.T) {
 	if testing.Short() {
 		maxPlies, moveTime = 120, 5
 	}
+	selfPlay(t, maxPlies, fmt.Sprintf("go movetime %d", moveTime), "setoption name Hash value 8")
+}
+
+// The same with the MCTS searcher and the embedded network: 32 playouts a
+// move, and now and then a clock.
+func TestMCTSSelfPlayGame(t *testing.T) {
+	if _, err := azero.LoadRuntime(""); err != nil {
+		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	maxPlies := 400
+	if testing.Short() {
+		maxPlies = 100
+	}
+	selfPlay(t, maxPlies, "go nodes 32", "setoption name Search value MCTS", "setoption name Threads value 2")
+}
+
+func selfPlay(t *testing.T, maxPlies int, goMove string, setup ...string) {
 	e := startEngine(t)
 	e.send("uci")
 	e.waitFor(`^uciok$`, 10*time.Second)
-	e.send("setoption name Hash value 8", "isready")
+	e.send(append(setup, "isready")...)
 	e.waitFor(`^readyok$`, 10*time.Second)
 	e.send("ucinewgame")
 
@@ -182,7 +203,7 @@ func TestSelfPlayGame(t *testing.T) {
 		if len(moves) > 0 {
 			cmd += " moves " + strings.Join(moves, " ")
 		}
-		goCmd := fmt.Sprintf("go movetime %d", moveTime)
+		goCmd := goMove
 		if len(moves)%7 == 3 { // now and then with clocks instead
 			goCmd = "go wtime 1000 btime 1000 winc 10 binc 10"
 		}

@@ -1,0 +1,180 @@
+package uci
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+// The MCTS mind: enabled by "setoption name Search value MCTS". Loading
+// ONNX Runtime or the network can fail (missing library, bad file); the
+// engine then says why once and goes on with AlphaBeta.
+
+// mctsState is the MCTS searcher and the options that shape it.
+type mctsState struct {
+	on          bool
+	searcher    *azero.Searcher
+	opts        azero.Options
+	networkFile string
+	ortLib      string
+}
+
+// enableMCTS loads the runtime and network and builds the searcher.
+func (e *Engine) enableMCTS() error {
+	lib, err := azero.LoadRuntime(e.mcts.ortLib)
+	if err != nil {
+		return err
+	}
+	net, err := azero.LoadNetwork(e.mcts.networkFile)
+	if err != nil {
+		return err
+	}
+	s, err := azero.NewONNX(net, e.mctsOptions())
+	if err != nil {
+		return err
+	}
+	if e.mcts.searcher != nil {
+		e.mcts.searcher.Close()
+	}
+	e.mcts.searcher, e.mcts.on = s, true
+	e.send("info string MCTS with network %s (ONNX Runtime %s)", net.Name, lib)
+	return nil
+}
+
+// disableMCTS falls back to the classical searcher after err.
+func (e *Engine) disableMCTS(err error) error {
+	if e.mcts.searcher != nil {
+		e.mcts.searcher.Close()
+	}
+	e.mcts.searcher, e.mcts.on = nil, false
+	return fmt.Errorf("%v; searching with AlphaBeta", err)
+}
+
+// reloadMCTS applies a network or library change when MCTS is on.
+func (e *Engine) reloadMCTS() error {
+	if !e.mcts.on {
+		return nil
+	}
+	if err := e.enableMCTS(); err != nil {
+		return e.disableMCTS(err)
+	}
+	return nil
+}
+
+// mctsOptions merges the shared options (Threads, MultiPV, Move Overhead)
+// into the MCTS ones.
+func (e *Engine) mctsOptions() azero.Options {
+	o := e.mcts.opts
+	o.Threads = e.searchOpts.Threads
+	o.MultiPV = e.searchOpts.MultiPV
+	o.MoveOverhead = e.searchOpts.MoveOverhead
+	return o
+}
+
+// goMCTS runs "go" with the MCTS searcher.
+func (e *Engine) goMCTS(pos *board.Position, lim timeman.Limits) {
+	s := e.mcts.searcher
+	s.SetOptions(e.mctsOptions())
+	e.active = s
+	e.busy = true
+	e.searching.Add(1)
+	s.Go(pos, lim, func(info azero.Info) { e.sendMCTSInfo(pos, info) }, func(res azero.Result) {
+		defer e.searching.Done()
+		if res.Err != nil {
+			e.send("info string MCTS: network evaluation failed: %v", res.Err)
+		}
+		e.sendBestMove(pos, res.Best, res.Ponder)
+	})
+}
+
+// sendMCTSInfo formats an MCTS report. Depth is the mean playout depth,
+// seldepth the deepest, nodes the playouts; the score is Q mapped to
+// centipawns by azero.QToCentipawns, or a proven mate.
+func (e *Engine) sendMCTSInfo(pos *board.Position, info azero.Info) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score ", info.Depth, info.SelDepth, info.MultiPV)
+	if info.Mate != 0 {
+		fmt.Fprintf(&b, "mate %d", info.Mate)
+	} else {
+		fmt.Fprintf(&b, "cp %d", info.CP)
+	}
+	if e.showWDL {
+		var w, d, l int
+		switch {
+		case info.Mate > 0:
+			w = 1000
+		case info.Mate < 0:
+			l = 1000
+		default:
+			w, d, l = wdl(info.CP)
+		}
+		fmt.Fprintf(&b, " wdl %d %d %d", w, d, l)
+	}
+	fmt.Fprintf(&b, " nodes %d nps %d time %d pv", info.Nodes, info.NPS(), info.Time.Milliseconds())
+	for _, m := range info.PV {
+		b.WriteByte(' ')
+		b.WriteString(m.UCI(pos.Chess960()))
+	}
+	e.send("%s", b.String())
+}
+
+// floatOption parses a real-valued option (shown as type string, as Lc0 does).
+func floatOption(name, v string, lo, hi float64) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || x < lo || x > hi {
+		return 0, fmt.Errorf("%s wants a number from %g to %g, got %q", name, lo, hi, v)
+	}
+	return x, nil
+}
+
+// mctsOptionList declares the MCTS options.
+func mctsOptionList() []*option {
+	d := azero.DefaultOptions
+	return []*option{
+		{name: "NetworkFile", kind: "string", def: azero.DefaultNetworkName, apply: func(e *Engine, v string) error {
+			if strings.TrimSpace(v) == "" {
+				v = azero.DefaultNetworkName
+			}
+			e.mcts.networkFile = v
+			return e.reloadMCTS()
+		}},
+		{name: "OnnxRuntimeLib", kind: "string", def: "", apply: func(e *Engine, v string) error {
+			e.mcts.ortLib = strings.TrimSpace(v)
+			return e.reloadMCTS()
+		}},
+		{name: "CPuct", kind: "string", def: strconv.FormatFloat(d.Params.CPuct, 'g', -1, 64), apply: func(e *Engine, v string) error {
+			x, err := floatOption("CPuct", v, 0.01, 100)
+			e.mcts.opts.Params.CPuct = pick(err, x, e.mcts.opts.Params.CPuct)
+			return err
+		}},
+		{name: "CPuctBase", kind: "string", def: strconv.FormatFloat(d.Params.CPuctBase, 'g', -1, 64), apply: func(e *Engine, v string) error {
+			x, err := floatOption("CPuctBase", v, 1, 1e9)
+			e.mcts.opts.Params.CPuctBase = pick(err, x, e.mcts.opts.Params.CPuctBase)
+			return err
+		}},
+		{name: "FPUReduction", kind: "string", def: strconv.FormatFloat(d.Params.FPUReduction, 'g', -1, 64), apply: func(e *Engine, v string) error {
+			x, err := floatOption("FPUReduction", v, -2, 2)
+			e.mcts.opts.Params.FPUReduction = pick(err, x, e.mcts.opts.Params.FPUReduction)
+			return err
+		}},
+		{name: "MCTSBatchSize", kind: "spin", def: strconv.Itoa(d.BatchSize), min: 1, max: 256, apply: func(e *Engine, v string) error {
+			e.mcts.opts.BatchSize = atoi(v)
+			return nil
+		}},
+		{name: "NNCacheSize", kind: "spin", def: strconv.Itoa(d.CacheSize), min: 0, max: 50_000_000, apply: func(e *Engine, v string) error {
+			e.mcts.opts.CacheSize = atoi(v)
+			return nil
+		}},
+	}
+}
+
+func pick(err error, x, old float64) float64 {
+	if err != nil {
+		return old
+	}
+	return x
+}

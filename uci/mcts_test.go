@@ -1,0 +1,97 @@
+package uci
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/azero"
+)
+
+func ortOrSkip(t *testing.T) {
+	t.Helper()
+	if _, err := azero.LoadRuntime(""); err != nil {
+		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+func TestMCTSGoNodes(t *testing.T) {
+	ortOrSkip(t)
+	l := startLive(t)
+	defer l.quit()
+	l.send("setoption name Search value MCTS")
+	l.waitFor(`^info string MCTS with network <default>`, 5*time.Second)
+	l.send("setoption name UCI_ShowWDL value true", "position startpos moves e2e4", "go nodes 400")
+	line, before := l.waitFor(`^bestmove `, 10*time.Second)
+	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]`, line)
+	require.NotEmpty(t, before)
+	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 400 nps \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`, before[len(before)-1])
+}
+
+func TestMCTSFindsMateInOneAndSaysSo(t *testing.T) {
+	ortOrSkip(t)
+	out := session(t,
+		"setoption name Search value MCTS",
+		"position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+		"go movetime 5000",
+	)
+	assert.Equal(t, "bestmove a1a8", out[len(out)-1])
+	assert.Contains(t, out[len(out)-2], "score mate 1")
+}
+
+func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.onnx")
+	require.NoError(t, os.WriteFile(bad, []byte("garbage"), 0o644))
+	// A missing library only matters before the runtime is loaded once in
+	// this process; a bad network file is always caught.
+	cases := [][]string{{"setoption name NetworkFile value " + bad, "setoption name Search value MCTS"}}
+	if _, err := azero.LoadRuntime(""); err != nil {
+		cases = append(cases, []string{"setoption name OnnxRuntimeLib value /nonexistent/libonnxruntime.so.1", "setoption name Search value MCTS"})
+	} else {
+		cases = append(cases, []string{"setoption name Search value MCTS", "setoption name NetworkFile value " + filepath.Join(dir, "absent.onnx")})
+	}
+	for _, c := range cases {
+		out := session(t, append(c, "go depth 3")...)
+		var errs []string
+		for _, l := range out {
+			if strings.HasPrefix(l, "info string setoption") {
+				errs = append(errs, l)
+			}
+		}
+		require.Len(t, errs, 1, "%q", out)
+		assert.Contains(t, errs[0], "searching with AlphaBeta")
+		// The classical searcher answers (it reports "hashfull").
+		assert.Contains(t, strings.Join(out, "\n"), "hashfull")
+		assert.Regexp(t, regexp.MustCompile(`bestmove \S+`), out[len(out)-1])
+	}
+}
+
+func TestMCTSStopPonderAndClock(t *testing.T) {
+	ortOrSkip(t)
+	l := startLive(t)
+	defer l.quit()
+	l.send("setoption name Search value MCTS", "setoption name Threads value 2", "position startpos", "go infinite")
+	time.Sleep(300 * time.Millisecond)
+	l.send("stop")
+	l.waitFor(`^bestmove `, 3*time.Second)
+
+	l.send("position startpos moves e2e4 e7e5", "go ponder wtime 2000 btime 2000")
+	l.quiet(`^bestmove`, 500*time.Millisecond)
+	l.send("ponderhit")
+	l.waitFor(`^bestmove `, 3*time.Second)
+
+	start := time.Now()
+	l.send("position startpos", "go wtime 1000 btime 1000 winc 0 binc 0")
+	l.waitFor(`^bestmove `, 2*time.Second)
+	assert.Less(t, time.Since(start), 900*time.Millisecond)
+}
