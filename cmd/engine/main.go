@@ -18,9 +18,12 @@ import (
 // subcommands maps a subcommand name to its entry point; each gets its own
 // arguments and returns the process exit code.
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"perft": runPerft,
-	"bench": runBench,
-	"tune":  runTune,
+	"perft":    runPerft,
+	"bench":    runBench,
+	"tune":     runTune,
+	"selfplay": runSelfplay,
+	"ladder":   runLadder,
+	"train":    runTrain,
 }
 
 func main() {

@@ -1,0 +1,140 @@
+package azero
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// Self-play sample chunks (format version 1), read by azero/train/chunks.py.
+//
+// A chunk file ("*.twfc.gz") is one gzip stream of little-endian data:
+//
+//	magic "TWFC", uint32 version (1), uint32 sample count, then per sample:
+//	  17 x uint64   bitboards of input planes 0-16 (bit i = square i)
+//	  uint8         halfmove clock (plane 17 = value/100)
+//	  uint16        fullmove number (plane 18 = min(value/200, 1))
+//	  int8          result for the side to move: +1 win, 0 draw, -1 loss
+//	  uint16 n, then n x (uint16 policy index, float32 probability):
+//	                the root visit distribution (sums to 1)
+//
+// Files are written to a temporary name and renamed, so a chunk either
+// exists whole or not at all.
+const (
+	ChunkMagic   = "TWFC"
+	ChunkVersion = 1
+	ChunkExt     = ".twfc.gz"
+)
+
+// Sample is one training position.
+type Sample struct {
+	Features Features
+	Result   int8 // for the side to move
+	Policy   []PolicyEntry
+}
+
+// PolicyEntry is one move's share of the root visits.
+type PolicyEntry struct {
+	Index uint16
+	Prob  float32
+}
+
+// WriteChunk writes samples to path atomically.
+func WriteChunk(path string, samples []Sample) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-chunk-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	zw := gzip.NewWriter(tmp)
+	bw := bufio.NewWriter(zw)
+	le := binary.LittleEndian
+	var buf [8]byte
+	put := func(b []byte) { bw.Write(b) }
+	put([]byte(ChunkMagic))
+	le.PutUint32(buf[:], ChunkVersion)
+	put(buf[:4])
+	le.PutUint32(buf[:], uint32(len(samples)))
+	put(buf[:4])
+	for i := range samples {
+		s := &samples[i]
+		for _, b := range s.Features.Bits {
+			le.PutUint64(buf[:], b)
+			put(buf[:8])
+		}
+		bw.WriteByte(byte(min(s.Features.Halfmove, 255)))
+		le.PutUint16(buf[:], uint16(min(s.Features.Fullmove, math.MaxUint16)))
+		put(buf[:2])
+		bw.WriteByte(byte(s.Result))
+		le.PutUint16(buf[:], uint16(len(s.Policy)))
+		put(buf[:2])
+		for _, e := range s.Policy {
+			le.PutUint16(buf[:], e.Index)
+			put(buf[:2])
+			le.PutUint32(buf[:], math.Float32bits(e.Prob))
+			put(buf[:4])
+		}
+	}
+	err = errors.Join(bw.Flush(), zw.Close(), tmp.Sync(), tmp.Close())
+	if err != nil {
+		return fmt.Errorf("writing chunk %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ReadChunk reads a chunk file (the Go side uses it in tests and tools).
+func ReadChunk(path string) ([]Sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("chunk %s: %w", path, err)
+	}
+	r := bufio.NewReader(zr)
+	le := binary.LittleEndian
+	var hdr [12]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, fmt.Errorf("chunk %s: %w", path, err)
+	}
+	if string(hdr[:4]) != ChunkMagic {
+		return nil, fmt.Errorf("chunk %s: not a sample chunk (magic %q)", path, hdr[:4])
+	}
+	if v := le.Uint32(hdr[4:]); v != ChunkVersion {
+		return nil, fmt.Errorf("chunk %s: version %d, this engine reads %d", path, v, ChunkVersion)
+	}
+	samples := make([]Sample, le.Uint32(hdr[8:]))
+	var fixed [17*8 + 1 + 2 + 1 + 2]byte
+	for i := range samples {
+		if _, err := io.ReadFull(r, fixed[:]); err != nil {
+			return nil, fmt.Errorf("chunk %s: sample %d: %w", path, i, err)
+		}
+		s := &samples[i]
+		for j := range s.Features.Bits {
+			s.Features.Bits[j] = le.Uint64(fixed[j*8:])
+		}
+		s.Features.Halfmove = int(fixed[136])
+		s.Features.Fullmove = int(le.Uint16(fixed[137:]))
+		s.Result = int8(fixed[139])
+		s.Policy = make([]PolicyEntry, le.Uint16(fixed[140:]))
+		var e [6]byte
+		for k := range s.Policy {
+			if _, err := io.ReadFull(r, e[:]); err != nil {
+				return nil, fmt.Errorf("chunk %s: sample %d: %w", path, i, err)
+			}
+			s.Policy[k] = PolicyEntry{Index: le.Uint16(e[:]), Prob: math.Float32frombits(le.Uint32(e[2:]))}
+		}
+	}
+	return samples, nil
+}

@@ -1,0 +1,456 @@
+package azero
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// SelfPlayConfig configures self-play data generation.
+type SelfPlayConfig struct {
+	Games         int // games to play in all
+	Workers       int // goroutines, each with its own evaluator
+	Parallel      int // games each worker plays in lockstep
+	LeavesPerGame int // leaves gathered per game per network run (virtual loss)
+	Playouts      int // root visits per move (a reused subtree counts)
+	SamplePlies   int // moves are sampled by visit count before this ply, then greedy
+	MaxPlies      int // a game this long is adjudicated a draw
+	NoiseAlpha    float64
+	NoiseWeight   float64
+	// Resignation: a side whose best move's Q is below -ResignThreshold
+	// resigns (0 = never). ResignCheck is the share of games played on
+	// anyway, to count how often resigning would have been wrong.
+	ResignThreshold float64
+	ResignCheck     float64
+	Params          Params
+	CacheSize       int // NN cache entries per worker
+	Seed            uint64
+	ChunkDir        string    // where chunk files go ("" = none)
+	ChunkGames      int       // games per chunk file (per worker)
+	ChunkPrefix     string    // file name prefix, so runs and iterations do not collide
+	PGN             io.Writer // every game in PGN (nil = none)
+	Progress        func(SelfPlayStats)
+}
+
+// DefaultSelfPlay is AlphaZero's recipe scaled to small machines.
+var DefaultSelfPlay = SelfPlayConfig{
+	Games: 100, Workers: 2, Parallel: 16, LeavesPerGame: 2, Playouts: 100,
+	SamplePlies: 30, MaxPlies: 400, NoiseAlpha: 0.3, NoiseWeight: 0.25,
+	ResignCheck: 0.1, Params: DefaultParams, CacheSize: 100_000, ChunkGames: 8,
+}
+
+// SelfPlayStats is the running total of a self-play run.
+type SelfPlayStats struct {
+	Games, Positions         int
+	WhiteWins, Draws, Losses int // Losses = Black wins
+	Resigned                 int
+	ResignChecked, ResignBad int // games played on after a would-be resignation, and those the resigner did not lose
+	Plies                    int
+	Elapsed                  time.Duration
+}
+
+// GamesPerMinute is the self-play rate.
+func (s SelfPlayStats) GamesPerMinute() float64 {
+	return float64(s.Games) / max(s.Elapsed.Minutes(), 1e-9)
+}
+
+func (s SelfPlayStats) String() string {
+	return fmt.Sprintf("games %d positions %d games/min %.1f W/D/L %d/%d/%d resigned %d (checked %d, wrong %d) avg plies %.0f",
+		s.Games, s.Positions, s.GamesPerMinute(), s.WhiteWins, s.Draws, s.Losses, s.Resigned, s.ResignChecked, s.ResignBad,
+		float64(s.Plies)/max(float64(s.Games), 1))
+}
+
+// SelfPlay plays cfg.Games games of the network against itself and writes
+// their samples and PGN.
+func SelfPlay(net *Network, cfg SelfPlayConfig) (SelfPlayStats, error) {
+	cfg.Workers = max(cfg.Workers, 1)
+	cfg.Parallel = max(cfg.Parallel, 1)
+	cfg.LeavesPerGame = max(cfg.LeavesPerGame, 1)
+	cfg.Playouts = max(cfg.Playouts, 1)
+	cfg.ChunkGames = max(cfg.ChunkGames, 1)
+	if cfg.Params == (Params{}) {
+		cfg.Params = DefaultParams
+	}
+	run := &selfPlayRun{cfg: cfg, net: net, start: time.Now(), remaining: cfg.Games}
+	var wg sync.WaitGroup
+	errs := make([]error, cfg.Workers)
+	for i := range cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = run.worker(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return run.stats, err
+		}
+	}
+	return run.stats, nil
+}
+
+type selfPlayRun struct {
+	cfg       SelfPlayConfig
+	net       *Network
+	start     time.Time
+	mu        sync.Mutex
+	remaining int // games not yet started
+	stats     SelfPlayStats
+	gameNo    int
+}
+
+// claim reserves a game to start.
+func (r *selfPlayRun) claim() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.remaining == 0 {
+		return false
+	}
+	r.remaining--
+	return true
+}
+
+// spGame is one self-play game in progress.
+type spGame struct {
+	pos       *board.Position
+	t         *tree
+	scratch   *board.Position // the root position, for descents
+	inflight  int
+	samples   []Sample
+	sides     []board.Color
+	moves     []board.Move
+	checking  bool        // resignation disabled to check it
+	resigner  board.Color // who would have resigned (checking games)
+	wouldHave bool
+	resigned  bool
+	winner    int // +1 White, -1 Black, 0 draw (when over)
+	reason    string
+}
+
+func (r *selfPlayRun) newGame(rng *rand.Rand) *spGame {
+	g := &spGame{pos: board.StartPosition()}
+	g.checking = r.cfg.ResignThreshold > 0 && rng.Float64() < r.cfg.ResignCheck
+	g.t = newTree(g.pos, r.cfg.Params)
+	g.t.noise = r.noise(rng)
+	g.scratch = g.t.pos.Clone()
+	return g
+}
+
+// noise returns the root noise hook: priors mixed with Dirichlet(alpha).
+func (r *selfPlayRun) noise(rng *rand.Rand) func([]float32) {
+	if r.cfg.NoiseWeight <= 0 {
+		return nil
+	}
+	return func(p []float32) {
+		d := make([]float64, len(p))
+		sum := 0.0
+		for i := range d {
+			d[i] = gamma(rng, r.cfg.NoiseAlpha)
+			sum += d[i]
+		}
+		if sum <= 0 {
+			return
+		}
+		w := r.cfg.NoiseWeight
+		for i := range p {
+			p[i] = float32((1-w)*float64(p[i]) + w*d[i]/sum)
+		}
+	}
+}
+
+// gamma draws from Gamma(alpha, 1) (Marsaglia and Tsang; alpha < 1 by the
+// boost Gamma(a) = Gamma(a+1) * U^(1/a)).
+func gamma(rng *rand.Rand, alpha float64) float64 {
+	if alpha < 1 {
+		return gamma(rng, alpha+1) * math.Pow(rng.Float64(), 1/alpha)
+	}
+	d := alpha - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rng.Float64()
+		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
+}
+
+type pendingLeaf struct {
+	g  *spGame
+	lf leaf
+}
+
+func (r *selfPlayRun) worker(id int) error {
+	cfg := r.cfg
+	batch := cfg.Parallel * cfg.LeavesPerGame
+	ev, err := NewEvaluator(r.net, batch, 1)
+	if err != nil {
+		return err
+	}
+	defer ev.Close()
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(id)+1))
+	c := newCache(cfg.CacheSize)
+	input := make([]float32, batch*InputSize)
+	policy := make([]float32, batch*PolicySize)
+	value := make([]float32, batch)
+	pending := make([]pendingLeaf, batch)
+	var ml movegen.MoveList
+	var priors []float32
+	var done []*spGame
+
+	var games []*spGame
+	for len(games) < cfg.Parallel && r.claim() {
+		games = append(games, r.newGame(rng))
+	}
+	for len(games) > 0 {
+		n := 0
+		for _, g := range games {
+			for k := 0; k < cfg.LeavesPerGame && int(g.t.nodes[root].n)+g.inflight < cfg.Playouts; k++ {
+				p := &pending[n]
+				p.g = g
+				out := g.t.descend(g.scratch, &p.lf, &ml)
+				if out == needsNetwork {
+					idx := p.lf.path[len(p.lf.path)-1]
+					if v, pr, ok := c.get(p.lf.key, int(g.t.nodes[idx].count)); ok && idx != root {
+						g.t.setPriorsFrom(idx, pr)
+						p.lf.value = -v
+						g.t.backup(&p.lf, true)
+						out = resolved
+					} else {
+						Encode(g.scratch, input[n*InputSize:(n+1)*InputSize])
+						g.inflight++
+						n++
+					}
+				} else if out == resolved {
+					g.t.backup(&p.lf, false)
+				}
+				for range len(p.lf.path) - 1 {
+					g.scratch.Unmake()
+				}
+				if out == collision {
+					break
+				}
+			}
+		}
+		if n > 0 {
+			if err := ev.Evaluate(input, n, policy, value); err != nil {
+				return err
+			}
+			for i := range n {
+				p := &pending[i]
+				t := p.g.t
+				idx := p.lf.path[len(p.lf.path)-1]
+				t.setPriors(idx, p.lf.side, policy[i*PolicySize:(i+1)*PolicySize])
+				if idx != root {
+					priors = t.priors(idx, priors)
+					c.put(p.lf.key, value[i], priors)
+				}
+				p.lf.value = -value[i]
+				t.backup(&p.lf, true)
+				p.g.inflight--
+			}
+		}
+		// Games whose search is done play their move.
+		kept := games[:0]
+		for _, g := range games {
+			rootNode := &g.t.nodes[root]
+			ready := g.inflight == 0 && (int(rootNode.n) >= cfg.Playouts || rootNode.proven != provenNone || rootNode.count == 1)
+			if ready && rootNode.state == stateExpanded {
+				r.playMove(g, rng)
+			}
+			if g.reason != "" {
+				done = append(done, g)
+				if r.claim() {
+					kept = append(kept, r.newGame(rng))
+				}
+				continue
+			}
+			kept = append(kept, g)
+		}
+		games = kept
+		if len(done) >= cfg.ChunkGames || (len(games) == 0 && len(done) > 0) {
+			if err := r.finishGames(id, done); err != nil {
+				return err
+			}
+			done = done[:0]
+		}
+	}
+	return nil
+}
+
+// playMove records the sample, picks the move (by visits, sampled early
+// in the game), plays it, and ends the game when the rules or the ply cap
+// say so.
+func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
+	t := g.t
+	children := t.children(root)
+	total := 0
+	for _, c := range children {
+		total += int(c.n)
+	}
+	s := Sample{Features: Extract(g.pos)}
+	for _, c := range children {
+		if c.n > 0 {
+			s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(g.pos.Side(), c.move)), Prob: float32(c.n) / float32(total)})
+		}
+	}
+	if total == 0 { // a single legal move played at once
+		s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(g.pos.Side(), children[0].move)), Prob: 1})
+	}
+	g.samples = append(g.samples, s)
+	g.sides = append(g.sides, g.pos.Side())
+
+	best := t.bestChild(root)
+	if len(g.moves) < r.cfg.SamplePlies && total > 0 && t.nodes[root].proven == provenNone {
+		x := rng.IntN(total)
+		for i, c := range children {
+			if x < int(c.n) {
+				best = t.nodes[root].first + int32(i)
+				break
+			}
+			x -= int(c.n)
+		}
+	}
+	// Resignation looks at the best move's value, whatever was sampled.
+	if th := r.cfg.ResignThreshold; th > 0 && total > 0 {
+		bq := t.nodes[t.bestChild(root)].q(0)
+		if bq < -th {
+			if !g.checking {
+				g.resigned, g.reason = true, "resignation"
+				g.winner = -sign(g.pos.Side())
+				return
+			}
+			if !g.wouldHave {
+				g.wouldHave, g.resigner = true, g.pos.Side()
+			}
+		}
+	}
+	m := t.nodes[best].move
+	g.pos.Make(m)
+	g.moves = append(g.moves, m)
+	switch st := movegen.GameStatus(g.pos); {
+	case st == movegen.Checkmate:
+		g.winner, g.reason = -sign(g.pos.Side()), "checkmate"
+		return
+	case st.Over():
+		g.winner, g.reason = 0, st.String()
+		return
+	case len(g.moves) >= r.cfg.MaxPlies:
+		g.winner, g.reason = 0, "ply cap"
+		return
+	}
+	if !t.reroot([]board.Move{m}, g.pos) {
+		noise := t.noise
+		g.t = newTree(g.pos, r.cfg.Params)
+		g.t.noise = noise
+	} else if t.noise != nil {
+		t.applyNoise()
+	}
+	g.scratch = g.t.pos.Clone()
+}
+
+func sign(c board.Color) int {
+	if c == board.White {
+		return 1
+	}
+	return -1
+}
+
+// finishGames labels the games' samples with their results, writes one
+// chunk and the PGN, and updates the totals.
+func (r *selfPlayRun) finishGames(worker int, games []*spGame) error {
+	var samples []Sample
+	for _, g := range games {
+		for i := range g.samples {
+			g.samples[i].Result = int8(g.winner * sign(g.sides[i]))
+		}
+		samples = append(samples, g.samples...)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cfg.ChunkDir != "" {
+		name := fmt.Sprintf("%s%s-w%d-%06d%s", r.cfg.ChunkPrefix, time.Now().UTC().Format("20060102T150405.000"), worker, r.stats.Games, ChunkExt)
+		if err := WriteChunk(filepath.Join(r.cfg.ChunkDir, name), samples); err != nil {
+			return err
+		}
+	}
+	for _, g := range games {
+		r.gameNo++
+		if r.cfg.PGN != nil {
+			if _, err := io.WriteString(r.cfg.PGN, gamePGN(g, r.gameNo)); err != nil {
+				return err
+			}
+		}
+		st := &r.stats
+		st.Games++
+		st.Positions += len(g.samples)
+		st.Plies += len(g.moves)
+		switch g.winner {
+		case 1:
+			st.WhiteWins++
+		case -1:
+			st.Losses++
+		default:
+			st.Draws++
+		}
+		if g.resigned {
+			st.Resigned++
+		}
+		if g.wouldHave {
+			st.ResignChecked++
+			if g.winner != -sign(g.resigner) {
+				st.ResignBad++
+			}
+		}
+	}
+	r.stats.Elapsed = time.Since(r.start)
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.stats)
+	}
+	return nil
+}
+
+// gamePGN renders a finished game.
+func gamePGN(g *spGame, round int) string {
+	result := map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.winner]
+	var b strings.Builder
+	host, _ := os.Hostname()
+	fmt.Fprintf(&b, "[Event \"Twofold self-play\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n[White \"Twofold MCTS\"]\n[Black \"Twofold MCTS\"]\n[Result \"%s\"]\n[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n",
+		host, time.Now().UTC().Format("2006.01.02"), round, result, len(g.moves), g.reason)
+	p := board.StartPosition()
+	line := 0
+	for i, m := range g.moves {
+		tok := ""
+		if i%2 == 0 {
+			tok = fmt.Sprintf("%d. ", i/2+1)
+		}
+		tok += movegen.SAN(p, m)
+		p.Make(m)
+		if line+len(tok) > 78 {
+			b.WriteByte('\n')
+			line = 0
+		} else if line > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(tok)
+		line += len(tok)
+	}
+	fmt.Fprintf(&b, " %s\n\n", result)
+	return b.String()
+}

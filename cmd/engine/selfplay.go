@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/twofold-chess/twofold/azero"
+)
+
+const selfplayHelp = `Usage: engine selfplay [flags]
+
+Plays the MCTS searcher against itself to make training data. Each worker
+plays --parallel games in lockstep, so one network run evaluates leaves of
+all of them. Root moves get Dirichlet noise; moves are sampled by visit
+count for the first --sample-plies plies, then the most visited is played.
+Every position becomes a sample (encoded board, root visit distribution,
+final result for the side to move) in chunk files (azero/chunk.go documents
+the format); every game goes to the PGN file.
+
+Flags:
+`
+
+// addSelfplayFlags declares the self-play flags "selfplay" and "train" share.
+func addSelfplayFlags(fs *pflag.FlagSet, d azero.SelfPlayConfig) *azero.SelfPlayConfig {
+	c := d
+	fs.IntVar(&c.Workers, "workers", d.Workers, "self-play workers (one evaluator and one core each)")
+	fs.IntVar(&c.Parallel, "parallel", d.Parallel, "games per worker played in lockstep")
+	fs.IntVar(&c.LeavesPerGame, "leaves", d.LeavesPerGame, "leaves per game per network run")
+	fs.IntVar(&c.Playouts, "playouts", d.Playouts, "root visits per move")
+	fs.IntVar(&c.SamplePlies, "sample-plies", d.SamplePlies, "plies with moves sampled by visits")
+	fs.IntVar(&c.MaxPlies, "max-plies", d.MaxPlies, "ply cap (the game is a draw)")
+	fs.Float64Var(&c.NoiseAlpha, "noise-alpha", d.NoiseAlpha, "Dirichlet noise alpha")
+	fs.Float64Var(&c.NoiseWeight, "noise-weight", d.NoiseWeight, "Dirichlet noise weight (0 = none)")
+	fs.Float64Var(&c.ResignThreshold, "resign", d.ResignThreshold, "resign when the best Q is below minus this (0 = never)")
+	fs.Float64Var(&c.ResignCheck, "resign-check", d.ResignCheck, "share of games played on to check resignation")
+	fs.IntVar(&c.ChunkGames, "chunk-games", d.ChunkGames, "games per chunk file")
+	fs.Uint64Var(&c.Seed, "seed", 1, "random seed")
+	return &c
+}
+
+func runSelfplay(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("selfplay", pflag.ContinueOnError)
+	cfg := addSelfplayFlags(fs, azero.DefaultSelfPlay)
+	games := fs.Int("games", azero.DefaultSelfPlay.Games, "games to play")
+	network := fs.String("network", "", "network file (default: the embedded one)")
+	chunks := fs.String("chunks", "selfplay/chunks", "directory for sample chunks")
+	pgn := fs.String("pgn", "selfplay/games.pgn", "PGN file the games are appended to (\"\" = none)")
+	ortLib := fs.String("onnxruntime", "", "path of "+azero.LibraryName)
+	if done, code := parseFlags(fs, args, selfplayHelp, stdout, stderr); done {
+		return code
+	}
+	cfg.Games = *games
+	net, code := loadNetwork(*ortLib, *network, stderr)
+	if net == nil {
+		return code
+	}
+	if err := os.MkdirAll(*chunks, 0o755); err != nil {
+		fmt.Fprintln(stderr, "engine selfplay:", err)
+		return 1
+	}
+	cfg.ChunkDir = *chunks
+	if *pgn != "" {
+		os.MkdirAll(filepath.Dir(*pgn), 0o755)
+		f, err := os.OpenFile(*pgn, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine selfplay:", err)
+			return 1
+		}
+		defer f.Close()
+		cfg.PGN = f
+	}
+	cfg.Progress = func(s azero.SelfPlayStats) { fmt.Fprintln(stdout, s) }
+	st, err := azero.SelfPlay(net, *cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine selfplay:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "done: %s in %s\n", st, st.Elapsed.Round(1e9))
+	return 0
+}
+
+// loadNetwork loads the runtime and a network, printing why not.
+func loadNetwork(ortLib, path string, stderr io.Writer) (*azero.Network, int) {
+	if _, err := azero.LoadRuntime(ortLib); err != nil {
+		fmt.Fprintln(stderr, "engine:", err)
+		return nil, 1
+	}
+	net, err := azero.LoadNetwork(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine:", err)
+		return nil, 1
+	}
+	return net, 0
+}
