@@ -22,7 +22,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests must not skip the ONNX Runtime tests for want of the library.
 export TWOFOLD_REQUIRE_ORT := 1
 
-.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest perft-suites perft-full bench-perft clean
+.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest train-smoke perft-suites perft-full bench-perft bench-mcts clean
 
 all: build
 
@@ -42,8 +42,8 @@ $(ORT_LIB):
 
 # PyTorch for azero/train (CPU; Debian's packages, as PyPI is not reachable).
 py-deps:
-	@$(PYTHON) -c 'import torch, numpy' 2>/dev/null || \
-	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy libopenblas0-pthread >/dev/null)
+	@$(PYTHON) -c 'import torch, numpy, matplotlib' 2>/dev/null || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy python3-matplotlib libopenblas0-pthread >/dev/null)
 
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/engine
@@ -51,7 +51,7 @@ build: deps
 run: build
 	./$(BIN)
 
-test: fmt-check vet unit race pytest perft-suites
+test: fmt-check vet unit race pytest perft-suites train-smoke
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
@@ -76,6 +76,20 @@ perft-suites: build
 	./$(BIN) perft --suite testdata/cpw_perft6.epd --max-nodes 5000000 | tail -4
 	./$(BIN) perft --suite testdata/frc_perft.epd --max-nodes 5000000 | tail -4
 
+# The whole AlphaZero loop in miniature: self-play, training, export, gating,
+# ladder, plot; then a second invocation must resume at iteration 2.
+SMOKE := $(shell mktemp -u /tmp/twofold-smoke-XXXXXX)
+TINY  := --games 4 --parallel 4 --playouts 8 --max-plies 80 --steps 3 --batch 32 --blocks 1 --channels 8 \
+         --gate-games 2 --gate-playouts 8 --ladder-every 1 --ladder-games 2 --ladder-playouts 8 --workers 1
+train-smoke: build py-deps
+	./$(BIN) train --run-dir $(SMOKE) --iterations 1 $(TINY) > $(SMOKE).log 2>&1 || (cat $(SMOKE).log; exit 1)
+	./$(BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)
+	grep -q '^== iteration 2 (selfplay)' $(SMOKE).log2 && ! grep -q '^== iteration 1 ' $(SMOKE).log2
+	test $$(ls $(SMOKE)/chunks/*.twfc.gz | wc -l) -ge 2 && test -s $(SMOKE)/games.pgn
+	test -s $(SMOKE)/nets/iter-0002.onnx && test -s $(SMOKE)/ladder.png && test $$(wc -l < $(SMOKE)/ladder.csv) -eq 3
+	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 | tail -4
+	rm -rf $(SMOKE) $(SMOKE).log $(SMOKE).log2
+
 # Every reference count, including the billion-node ones (a few minutes).
 perft-full: build
 	./$(BIN) perft --suite testdata/perft126.epd
@@ -88,6 +102,10 @@ bench-perft: build
 	./$(BIN) perft --depth 6
 	./$(BIN) perft --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" --depth 5
 	./$(BIN) perft --fen "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" --depth 7
+
+# MCTS speed: raw ONNX Runtime rates at batch 1-32 and playouts/s.
+bench-mcts: build
+	./$(BIN) bench --search mcts --movetime 10000
 
 clean:
 	rm -rf bin lib
