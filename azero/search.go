@@ -274,11 +274,8 @@ func (s *Searcher) run() Result {
 	// a search stopped at once plays the network's choice (or a mate in one).
 	if t.nodes[root].state == stateNew {
 		s.mu.Lock()
-		saved := s.lim.Nodes
-		s.lim.Nodes = 0
 		w := s.newWorker(s.evals[0])
-		n, _ := s.gather(w, 1)
-		s.lim.Nodes = saved
+		n, _ := s.gather(w, 1) // gathers the new root whatever the limits say
 		s.mu.Unlock()
 		if n == 1 {
 			if err := s.evals[0].Evaluate(w.input, 1, w.policy, w.value); err != nil {
