@@ -86,7 +86,7 @@ train-smoke: build py-deps
 	./$(BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)
 	grep -q '^== iteration 2 (selfplay)' $(SMOKE).log2 && ! grep -q '^== iteration 1 ' $(SMOKE).log2
 	test $$(ls $(SMOKE)/chunks/*.twfc.gz | wc -l) -ge 2 && test -s $(SMOKE)/games.pgn
-	test -s $(SMOKE)/nets/iter-0002.onnx && test -s $(SMOKE)/ladder.png && test $$(wc -l < $(SMOKE)/ladder.csv) -eq 3
+	test -s $(SMOKE)/nets/iter-0002.onnx && test -s $(SMOKE)/nets/iter-0002.pt && test -s $(SMOKE)/ladder.png && test $$(wc -l < $(SMOKE)/ladder.csv) -eq 3
 	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 | tail -4
 	rm -rf $(SMOKE) $(SMOKE).log $(SMOKE).log2
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -21,7 +22,7 @@ const trainHelp = `Usage: engine train --run-dir DIR [flags]
 The AlphaZero loop, resumable: every iteration
   1. self-play with the best network -> DIR/chunks, DIR/games.pgn
   2. train one network continuously on the newest chunks (azero/train/train.py,
-     checkpoint in DIR/trainer) and export it -> DIR/nets/iter-NNNN.onnx
+     checkpoint in DIR/trainer) and export it -> DIR/nets/iter-NNNN.onnx (+ .pt)
   3. gate: the new network against the best (MCTS, --gate-playouts); at 55%
      or more it becomes the best, which only decides who makes the data
   4. every --ladder-every iterations, the best network climbs the ladder
@@ -216,6 +217,11 @@ func trainLoop(c *trainConfig) error {
 				"--lr", fmt.Sprint(c.lr), "--l2", fmt.Sprint(c.l2), "--log-every", "50", "--export", c.path(candidate)); err != nil {
 				return err
 			}
+			// Keep the weights beside the export: export.py --checkpoint can
+			// then rebuild the network and its golden outputs for shipping.
+			if err := copyFile(c.path("trainer", "checkpoint.pt"), c.path(strings.TrimSuffix(candidate, ".onnx")+".pt")); err != nil {
+				return err
+			}
 			st.Phase = "gate"
 		case "gate":
 			promoted, score, err := c.gate(c.path(candidate), c.path(st.Best))
@@ -288,6 +294,17 @@ func (c *trainConfig) gate(candidate, best string) (bool, ladder.Score, error) {
 	defer bp.Close()
 	s := ladder.Match(cp, bp, c.gateGames, 400, nil)
 	return s.Percent() >= 55, s, nil
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(to+".tmp", data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(to+".tmp", to)
 }
 
 func appendLine(path, header, line string) error {
