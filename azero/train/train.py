@@ -28,6 +28,28 @@ Data: the newest --window chunk files by (mtime, name), optionally capped to the
 per sample) and minibatches are drawn uniformly at random with replacement, expanded to
 dense tensors per batch.
 
+Multi-process data parallel (DistributedDataParallel), launched by torchrun:
+
+  python3 -m torch.distributed.run --standalone --nproc_per_node=N azero/train/train.py \
+      --chunks selfplay/ --window 50 --run-dir run --steps 1000 --export run/net.onnx
+
+(torch 1.x on Python >= 3.11, e.g. Debian's torch 1.13: the stock launcher crashes on its
+default --redirects/--tee; run `python3 azero/train/ddp_launch.py` with the same
+arguments instead -- see that file.)
+
+When WORLD_SIZE > 1 (set by torchrun with RANK / LOCAL_RANK / MASTER_ADDR / MASTER_PORT)
+the trainer joins a process group -- backend "nccl" on CUDA (device cuda:LOCAL_RANK),
+"gloo" on CPU -- and wraps the net in DDP. Every rank loads the same window (rank 0
+picks the chunk files and broadcasts the list) and draws its own minibatches (the
+sampling seed includes the rank), so one step sees world_size x --batch samples and
+DDP averages the gradients; --lr is not rescaled. BatchNorm running statistics are
+rank 0's (DDP broadcasts buffers each forward). Every rank builds or loads the same
+checkpoint, so all start identical. Only rank 0 prints, writes checkpoints (the plain
+Net's state_dict, loadable without DDP) and exports ONNX; printed losses are averaged
+over the ranks. A SIGINT/SIGTERM on any rank stops all ranks after the same step
+(torchrun forwards signals to the workers and kills them 30 s later). Without
+WORLD_SIZE, or with WORLD_SIZE=1, no process group is created.
+
 Exit codes: 0 ok, 2 no usable chunks / bad arguments, 130 interrupted (checkpoint saved).
 """
 
@@ -39,6 +61,7 @@ import time
 
 import numpy as np
 import torch
+import torch.distributed as dist
 import torch.nn.functional as F
 
 from chunks import ChunkError, Packed, list_chunks, read_chunk_packed
@@ -49,8 +72,16 @@ CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
+# Rank of this process in a torchrun job (0 when not distributed); only rank 0 logs
+# unless a message is marked every_rank.
+_rank = 0
+
+
+def log(msg, every_rank=False):
+    if _rank == 0:
+        print(msg, file=sys.stderr, flush=True)
+    elif every_rank:
+        print("[rank %d] %s" % (_rank, msg), file=sys.stderr, flush=True)
 
 
 def parse_args(argv):
@@ -107,10 +138,13 @@ def save_checkpoint(path, model, opt, step):
 
 
 def load_or_create(args, device):
-    """(model, optimizer, step, created) from RUN_DIR/checkpoint.pt or a fresh seeded init."""
+    """(model, optimizer, step, created) from RUN_DIR/checkpoint.pt or a fresh seeded init.
+
+    Deterministic given the checkpoint / --seed, so every rank of a distributed job
+    builds the same model and optimizer state."""
     path = os.path.join(args.run_dir, CHECKPOINT)
     if os.path.exists(path):
-        ckpt = torch.load(path, map_location="cpu")
+        ckpt = torch.load(path, map_location=device)
         if ckpt.get("format") != CHECKPOINT_FORMAT:
             raise SystemExit("%s: unknown checkpoint format %r" % (path, ckpt.get("format")))
         model = Net(ckpt["blocks"], ckpt["channels"])
@@ -127,8 +161,8 @@ def load_or_create(args, device):
     return model, make_optimizer(model, args.lr, args.l2), 0, True
 
 
-def load_window(directory, window, max_samples):
-    """Newest `window` chunks (by mtime, name), newest samples first up to max_samples."""
+def select_chunks(directory, window):
+    """(paths, error): the newest `window` chunk files (by mtime, name), oldest first."""
     if not directory:
         return None, "--chunks DIR is required (unless --init-only)"
     if not os.path.isdir(directory):
@@ -138,6 +172,17 @@ def load_window(directory, window, max_samples):
         paths = paths[-window:]
     if not paths:
         return None, "no *.twfc.gz chunks in %s" % directory
+    return paths, None
+
+
+def load_window(directory, window, max_samples, paths=None):
+    """Newest `window` chunks (by mtime, name), newest samples first up to max_samples.
+
+    paths, when given, is select_chunks' list (so all ranks read the same files)."""
+    if paths is None:
+        paths, err = select_chunks(directory, window)
+        if err:
+            return None, err
     parts, total, used = [], 0, 0
     for p in reversed(paths):  # newest first, so the sample cap drops the oldest data
         try:
@@ -168,6 +213,81 @@ def resolve_device(name):
     return torch.device(name)
 
 
+class Distributed:
+    """This process's place in a torchrun job; world 1 = plain single-process training."""
+
+    def __init__(self, world=1, rank=0, local_rank=0, backend=None, device=None):
+        self.world, self.rank, self.local_rank = world, rank, local_rank
+        self.backend, self.device = backend, device
+
+    @property
+    def enabled(self):
+        return self.world > 1
+
+    @property
+    def main(self):
+        return self.rank == 0
+
+    def barrier(self):
+        if not self.enabled:
+            return
+        if self.backend == "nccl":
+            dist.barrier(device_ids=[self.local_rank])
+        else:
+            dist.barrier()
+
+    def broadcast(self, obj):
+        """Rank 0's obj on every rank (picklable objects)."""
+        if not self.enabled:
+            return obj
+        box = [obj]
+        dist.broadcast_object_list(box, src=0)
+        return box[0]
+
+    def all_reduce(self, values, op=None):
+        """Elementwise reduction (default sum) of a list of floats over the ranks."""
+        if not self.enabled:
+            return list(values)
+        t = torch.tensor(values, dtype=torch.float64, device=self.device)
+        dist.all_reduce(t, op=op or dist.ReduceOp.SUM)
+        return t.tolist()
+
+    def close(self):
+        if self.enabled and dist.is_initialized():
+            dist.destroy_process_group()
+
+
+def setup_distributed(args):
+    """(Distributed, device). Joins the torchrun process group when WORLD_SIZE > 1."""
+    global _rank
+    _rank = 0
+    try:
+        world = int(os.environ.get("WORLD_SIZE") or 1)
+    except ValueError:
+        raise SystemExit("bad WORLD_SIZE=%r" % os.environ.get("WORLD_SIZE"))
+    device = resolve_device(args.device)
+    if world <= 1:
+        return Distributed(device=device), device
+    if not dist.is_available():
+        raise SystemExit("WORLD_SIZE=%d but this torch has no torch.distributed" % world)
+    try:
+        rank = int(os.environ["RANK"])
+        local_rank = int(os.environ.get("LOCAL_RANK", rank))
+    except (KeyError, ValueError):
+        raise SystemExit("WORLD_SIZE=%s needs RANK and LOCAL_RANK (launch with torchrun)" % world)
+    _rank = rank
+    if device.type == "cuda":
+        if local_rank >= torch.cuda.device_count():
+            raise SystemExit("LOCAL_RANK %d but only %d CUDA devices" % (local_rank, torch.cuda.device_count()))
+        device = torch.device("cuda", local_rank)
+        torch.cuda.set_device(device)
+        backend = "nccl"
+    else:
+        backend = "gloo"
+    dist.init_process_group(backend=backend, init_method="env://", world_size=world, rank=rank)
+    return Distributed(world, rank, local_rank, backend, device), device
+
+
 def losses(model, planes, policy_target, value_target):
     logits, value = model(planes)
     policy_loss = -(policy_target * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
@@ -179,30 +299,71 @@ def main(argv=None):
     args = parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    device = resolve_device(args.device)
+    ddp, device = setup_distributed(args)
+    try:
+        return run_training(args, ddp, device)
+    finally:
+        ddp.close()
+
+
+def window_for_all_ranks(args, ddp):
+    """(data, error) with the same chunk files on every rank; the error is the same on all."""
+    if not ddp.enabled:
+        return load_window(args.chunks, args.window, args.window_samples)
+    paths, err = ddp.broadcast(select_chunks(args.chunks, args.window) if ddp.main else None)
+    if err:
+        return None, err
+    data, err = load_window(args.chunks, args.window, args.window_samples, paths=paths)
+    if err:
+        log("error: " + err, every_rank=True)
+    n = len(data) if data is not None else 0
+    lo, hi = ddp.all_reduce([-n, n], op=dist.ReduceOp.MAX)
+    lo = -lo
+    if lo == 0:
+        return None, "some rank has no samples (see above)"
+    if lo != hi:  # e.g. a chunk pruned between ranks' reads: harmless, but say so
+        log("warning: ranks hold %d..%d samples" % (lo, hi))
+    return data, None
+
+
+def run_training(args, ddp, device):
     os.makedirs(args.run_dir, exist_ok=True)
     ckpt_path = os.path.join(args.run_dir, CHECKPOINT)
 
-    model, opt, step, created = load_or_create(args, device)
+    net, opt, step, created = load_or_create(args, device)
+    # Nobody writes the checkpoint before every rank has read it (or decided it is absent).
+    ddp.barrier()
+    if ddp.enabled:
+        log("distributed: world size %d, backend %s, rank 0 on %s, effective batch %d"
+            % (ddp.world, ddp.backend, device, ddp.world * args.batch))
     log("%s %dx%d net (%d parameters) at step %d on %s"
-        % ("created" if created else "resumed", model.blocks, model.channels,
-           count_parameters(model), step, device))
+        % ("created" if created else "resumed", net.blocks, net.channels,
+           count_parameters(net), step, device))
 
     if args.init_only:
-        if created:
-            save_checkpoint(ckpt_path, model, opt, step)
-            log("wrote %s" % ckpt_path)
-        else:
-            log("%s exists; left unchanged" % ckpt_path)
-        if args.export:
-            export_onnx(model, args.export)
-            log("exported %s" % args.export)
+        if ddp.main:
+            if created:
+                save_checkpoint(ckpt_path, net, opt, step)
+                log("wrote %s" % ckpt_path)
+            else:
+                log("%s exists; left unchanged" % ckpt_path)
+            if args.export:
+                export_onnx(net, args.export)
+                log("exported %s" % args.export)
+        ddp.barrier()
         return 0
 
-    data, err = load_window(args.chunks, args.window, args.window_samples)
+    data, err = window_for_all_ranks(args, ddp)
     if data is None:
         log("error: " + err)
         return 2
+
+    if ddp.enabled:
+        from torch.nn.parallel import DistributedDataParallel
+        ids = [ddp.local_rank] if device.type == "cuda" else None
+        model = DistributedDataParallel(net, device_ids=ids, output_device=ids[0] if ids else None)
+    else:
+        model = net
 
     stop = []
 
@@ -215,13 +376,19 @@ def main(argv=None):
             old[s] = signal.signal(s, on_signal)
         except ValueError:  # not the main thread (e.g. called from a test harness)
             pass
-    # A different sample stream per invocation, reproducible from (seed, step).
-    rng = np.random.default_rng([args.seed, step])
-    torch.manual_seed(args.seed * 1000003 + step)
+    # A different sample stream per invocation (and per rank), reproducible from
+    # (seed, step[, rank]).
+    if ddp.enabled:
+        rng = np.random.default_rng([args.seed, step, ddp.rank])
+        torch.manual_seed(args.seed * 1000003 + step + 7919 * ddp.rank)
+    else:
+        rng = np.random.default_rng([args.seed, step])
+        torch.manual_seed(args.seed * 1000003 + step)
     model.train()
     n = len(data)
     t_last, done_since_log = time.perf_counter(), 0
     sums = np.zeros(3)
+    halt = False
     try:
         for _ in range(args.steps):
             idx = rng.integers(0, n, size=args.batch)
@@ -237,32 +404,47 @@ def main(argv=None):
             opt.step()
             step += 1
             done_since_log += 1
-            sums += (loss.item(), policy_loss.item(), value_loss.item())
+            if ddp.enabled:
+                # One small all-reduce per step: rank-averaged losses for the log, and
+                # the stop flag, so that every rank leaves the loop after the same step.
+                # A signal arriving after this rank's contribution counts at the next step.
+                red = ddp.all_reduce([loss.item(), policy_loss.item(), value_loss.item(),
+                                      1.0 if stop else 0.0])
+                sums += np.array(red[:3]) / ddp.world
+                halt = red[3] > 0
+            else:
+                sums += (loss.item(), policy_loss.item(), value_loss.item())
+                halt = bool(stop)
 
             if step % args.log_every == 0:
                 now = time.perf_counter()
                 avg = sums / done_since_log
-                print("step %d loss %.5f policy %.5f value %.5f lr %g samples/s %.0f"
-                      % (step, avg[0], avg[1], avg[2], opt.param_groups[0]["lr"],
-                         done_since_log * args.batch / max(now - t_last, 1e-9)), flush=True)
+                if ddp.main:
+                    print("step %d loss %.5f policy %.5f value %.5f lr %g samples/s %.0f"
+                          % (step, avg[0], avg[1], avg[2], opt.param_groups[0]["lr"],
+                             done_since_log * args.batch * ddp.world / max(now - t_last, 1e-9)),
+                          flush=True)
                 t_last, done_since_log, sums = now, 0, np.zeros(3)
-            if step % args.checkpoint_every == 0:
-                save_checkpoint(ckpt_path, model, opt, step)
-            if stop:
+            if step % args.checkpoint_every == 0 and ddp.main:
+                save_checkpoint(ckpt_path, net, opt, step)
+            if halt:
                 break
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+    if not ddp.enabled:
+        halt = bool(stop)  # includes a signal that came after the last step
 
-    save_checkpoint(ckpt_path, model, opt, step)
-    log("saved %s at step %d" % (ckpt_path, step))
-    if stop:
-        log("interrupted; not exporting")
-        return 130
-    if args.export:
-        export_onnx(model, args.export)
-        log("exported %s" % args.export)
-    return 0
+    if ddp.main:
+        save_checkpoint(ckpt_path, net, opt, step)
+        log("saved %s at step %d" % (ckpt_path, step))
+        if halt:
+            log("interrupted; not exporting")
+        elif args.export:
+            export_onnx(net, args.export)
+            log("exported %s" % args.export)
+    ddp.barrier()  # the other ranks exit only once the checkpoint / export is on disk
+    return 130 if halt else 0
 
 
 if __name__ == "__main__":
