@@ -1,7 +1,6 @@
 package azero
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"sort"
@@ -130,9 +129,6 @@ func (s *Searcher) SetOptions(o Options) {
 	s.opts = o
 }
 
-// Options returns the current options.
-func (s *Searcher) Options() Options { return s.opts }
-
 // ensureEvaluators opens one evaluator per worker.
 func (s *Searcher) ensureEvaluators() error {
 	if len(s.evals) == s.opts.Threads && s.evalB == s.opts.BatchSize {
@@ -237,23 +233,6 @@ func continuation(old, p *board.Position) ([]board.Move, bool) {
 // Reused reports whether the last search started from the previous tree.
 func (s *Searcher) Reused() bool { return s.reused }
 
-// RootVisits returns the root children's moves and visit counts after a
-// search (the self-play policy target).
-func (s *Searcher) RootVisits() ([]board.Move, []int) {
-	var moves []board.Move
-	var visits []int
-	for _, c := range s.tree.children(root) {
-		moves = append(moves, c.move)
-		visits = append(visits, int(c.n))
-	}
-	return moves, visits
-}
-
-// TreeSize returns the number of nodes in the tree and the root's visits.
-func (s *Searcher) TreeSize() (nodes int, rootVisits int) {
-	return len(s.tree.nodes), int(s.tree.nodes[root].n)
-}
-
 func (s *Searcher) run() Result {
 	s.running.Add(1)
 	defer s.running.Done()
@@ -296,7 +275,7 @@ func (s *Searcher) run() Result {
 		}()
 	}
 	wg.Wait()
-	s.sendReports(true)
+	s.sendReports()
 
 	res := Result{Nodes: s.done, Evals: s.nnEvals, Err: s.err}
 	if s.err != nil {
@@ -347,7 +326,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
-		if s.finished(id) {
+		if s.finished() {
 			s.mu.Unlock()
 			return
 		}
@@ -358,7 +337,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 				runtime.Gosched() // another worker holds the only open leaves
 			}
 			if s.reportDue(id) {
-				s.sendReports(false)
+				s.sendReports()
 			}
 			continue
 		}
@@ -375,7 +354,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 		}
 		s.mu.Unlock()
 		if s.reportDue(id) {
-			s.sendReports(false)
+			s.sendReports()
 		}
 	}
 }
@@ -390,14 +369,11 @@ func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 		lf := &w.leaves[n]
 		out := t.descend(w.pos, lf, &w.ml)
 		if out == needsNetwork {
-			idx := lf.path[len(lf.path)-1]
-			if v, priors, ok := s.cache.get(lf.key, int(t.nodes[idx].count)); ok {
-				t.setPriorsFrom(idx, priors)
-				lf.value = -v
-				s.complete(lf, true)
+			s.started++
+			if t.fromCache(s.cache, lf) {
+				s.count(lf)
 			} else {
 				Encode(w.pos, w.input[n*InputSize:(n+1)*InputSize])
-				s.started++
 				n++
 			}
 		}
@@ -408,17 +384,12 @@ func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 		case collision:
 			return n, true
 		case resolved:
-			s.complete(lf, false)
+			s.started++
+			t.backup(lf, false)
+			s.count(lf)
 		}
 	}
 	return n, false
-}
-
-// complete backs up a resolved playout and counts it.
-func (s *Searcher) complete(lf *leaf, virtual bool) {
-	s.started++
-	s.tree.backup(lf, virtual)
-	s.count(lf)
 }
 
 func (s *Searcher) count(lf *leaf) {
@@ -430,15 +401,7 @@ func (s *Searcher) count(lf *leaf) {
 
 // finish applies one network result to its leaf and backs it up.
 func (s *Searcher) finish(lf *leaf, logits []float32, value float32) {
-	t := s.tree
-	idx := lf.path[len(lf.path)-1]
-	t.setPriors(idx, lf.side, logits)
-	if idx != root || t.noise == nil {
-		s.priorsBuf = t.priors(idx, s.priorsBuf)
-		s.cache.put(lf.key, value, s.priorsBuf)
-	}
-	lf.value = -value
-	t.backup(lf, true)
+	s.tree.applyNetwork(s.cache, lf, logits, value, &s.priorsBuf)
 	s.count(lf)
 	s.nnEvals++
 }
@@ -449,8 +412,8 @@ func (s *Searcher) budgetLeft() bool {
 	return !s.stopping.Load() && (s.lim.Nodes == 0 || s.started < s.lim.Nodes)
 }
 
-// finished decides whether worker id stops; it holds s.mu.
-func (s *Searcher) finished(id int) bool {
+// finished decides whether the workers stop; it holds s.mu.
+func (s *Searcher) finished() bool {
 	if s.stopping.Load() {
 		return true
 	}
@@ -485,7 +448,6 @@ func (s *Searcher) finished(id int) bool {
 			return true
 		}
 	}
-	_ = id
 	return false
 }
 
@@ -519,7 +481,7 @@ func (s *Searcher) reportDue(id int) bool {
 }
 
 // sendReports sends one Info per MultiPV line, ordered by visits.
-func (s *Searcher) sendReports(final bool) {
+func (s *Searcher) sendReports() {
 	if s.report == nil {
 		return
 	}
@@ -527,7 +489,6 @@ func (s *Searcher) sendReports(final bool) {
 	infos := s.infos()
 	s.lastReport = time.Now()
 	s.mu.Unlock()
-	_ = final
 	for _, info := range infos {
 		s.report(info)
 	}
@@ -575,6 +536,3 @@ func (s *Searcher) infos() []Info {
 	}
 	return infos
 }
-
-// ErrNoNetwork is returned when the MCTS searcher has no network to run.
-var ErrNoNetwork = errors.New("no network loaded")

@@ -225,13 +225,7 @@ func (r *selfPlayRun) worker(id int) error {
 				p.g = g
 				out := g.t.descend(g.scratch, &p.lf, &ml)
 				if out == needsNetwork {
-					idx := p.lf.path[len(p.lf.path)-1]
-					if v, pr, ok := c.get(p.lf.key, int(g.t.nodes[idx].count)); ok && idx != root {
-						g.t.setPriorsFrom(idx, pr)
-						p.lf.value = -v
-						g.t.backup(&p.lf, true)
-						out = resolved
-					} else {
+					if !g.t.fromCache(c, &p.lf) {
 						Encode(g.scratch, input[n*InputSize:(n+1)*InputSize])
 						g.inflight++
 						n++
@@ -253,15 +247,7 @@ func (r *selfPlayRun) worker(id int) error {
 			}
 			for i := range n {
 				p := &pending[i]
-				t := p.g.t
-				idx := p.lf.path[len(p.lf.path)-1]
-				t.setPriors(idx, p.lf.side, policy[i*PolicySize:(i+1)*PolicySize])
-				if idx != root {
-					priors = t.priors(idx, priors)
-					c.put(p.lf.key, value[i], priors)
-				}
-				p.lf.value = -value[i]
-				t.backup(&p.lf, true)
+				p.g.t.applyNetwork(c, &p.lf, policy[i*PolicySize:(i+1)*PolicySize], value[i], &priors)
 				p.g.inflight--
 			}
 		}

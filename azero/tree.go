@@ -204,6 +204,37 @@ func (t *tree) setPriorsFrom(idx int32, priors []float32) {
 	}
 }
 
+// fromCache completes a leaf that needs the network from the cache, if the
+// cache holds its position (never a root getting noise: its priors must be
+// fresh). It reports whether it did.
+func (t *tree) fromCache(c *cache, lf *leaf) bool {
+	idx := lf.path[len(lf.path)-1]
+	if idx == root && t.noise != nil {
+		return false
+	}
+	v, priors, ok := c.get(lf.key, int(t.nodes[idx].count))
+	if !ok {
+		return false
+	}
+	t.setPriorsFrom(idx, priors)
+	lf.value = -v
+	t.backup(lf, true)
+	return true
+}
+
+// applyNetwork expands a leaf with the network's output, caches it (not a
+// noisy root's priors) and backs the value up; buf is scratch for priors.
+func (t *tree) applyNetwork(c *cache, lf *leaf, logits []float32, value float32, buf *[]float32) {
+	idx := lf.path[len(lf.path)-1]
+	t.setPriors(idx, lf.side, logits)
+	if idx != root || t.noise == nil {
+		*buf = t.priors(idx, *buf)
+		c.put(lf.key, value, *buf)
+	}
+	lf.value = -value
+	t.backup(lf, true)
+}
+
 // priors returns the children's priors of an expanded node.
 func (t *tree) priors(idx int32, dst []float32) []float32 {
 	nd := &t.nodes[idx]

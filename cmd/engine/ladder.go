@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -123,14 +122,5 @@ func climbLadder(net *azero.Network, c ladderConfig, done func(string, ladder.Sc
 
 // appendCSV adds a learning-curve row, writing the header to a new file.
 func appendCSV(path string, iteration int, results []ladder.RungResult) error {
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if os.IsNotExist(statErr) {
-		fmt.Fprintln(f, ladder.CSVHeader())
-	}
-	fmt.Fprintln(f, ladder.CSVRow(iteration, results))
-	return f.Close()
+	return appendLine(path, ladder.CSVHeader(), ladder.CSVRow(iteration, results))
 }
