@@ -87,7 +87,9 @@ train-smoke: build py-deps
 	grep -q '^== iteration 2 (selfplay)' $(SMOKE).log2 && ! grep -q '^== iteration 1 ' $(SMOKE).log2
 	test $$(ls $(SMOKE)/chunks/*.twfc.gz | wc -l) -ge 2 && test -s $(SMOKE)/games.pgn
 	test -s $(SMOKE)/nets/iter-0002.onnx && test -s $(SMOKE)/nets/iter-0002.pt && test -s $(SMOKE)/ladder.png && test $$(wc -l < $(SMOKE)/ladder.csv) -eq 3
-	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 | tail -4
+	test $$(grep -c '^\[Event "Twofold gating' $(SMOKE)/gating.pgn) -eq 4 && test $$(grep -c '^\[Event "Twofold ladder' $(SMOKE)/ladder.pgn) -eq 24
+	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 --pgn $(SMOKE)/l.pgn | tail -4
+	test $$(grep -c '^\[Result ' $(SMOKE)/l.pgn) -eq 4
 	rm -rf $(SMOKE) $(SMOKE).log $(SMOKE).log2
 
 # Every reference count, including the billion-node ones (a few minutes).

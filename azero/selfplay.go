@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/pgn"
 )
 
 // SelfPlayConfig configures self-play data generation.
@@ -413,30 +413,16 @@ func (r *selfPlayRun) finishGames(worker int, games []*spGame) error {
 
 // gamePGN renders a finished game.
 func gamePGN(g *spGame, round int) string {
-	result := map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.winner]
-	var b strings.Builder
 	host, _ := os.Hostname()
-	fmt.Fprintf(&b, "[Event \"Twofold self-play\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n[White \"Twofold MCTS\"]\n[Black \"Twofold MCTS\"]\n[Result \"%s\"]\n[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n",
-		host, time.Now().UTC().Format("2006.01.02"), round, result, len(g.moves), g.reason)
-	p := board.StartPosition()
-	line := 0
-	for i, m := range g.moves {
-		tok := ""
-		if i%2 == 0 {
-			tok = fmt.Sprintf("%d. ", i/2+1)
-		}
-		tok += movegen.SAN(p, m)
-		p.Make(m)
-		if line+len(tok) > 78 {
-			b.WriteByte('\n')
-			line = 0
-		} else if line > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(tok)
-		line += len(tok)
-	}
-	fmt.Fprintf(&b, " %s\n\n", result)
-	return b.String()
+	return pgn.Game{
+		Event:       "Twofold self-play",
+		Site:        host,
+		Date:        time.Now(),
+		Round:       round,
+		White:       "Twofold MCTS",
+		Black:       "Twofold MCTS",
+		Result:      map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.winner],
+		Termination: g.reason,
+		Moves:       g.moves,
+	}.String()
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/pgn"
 )
 
 // Player is one side of a ladder game. The ladder's own rungs implement it,
@@ -114,6 +115,26 @@ func (g GameResult) MovesUCI() string {
 		s[i] = m.UCI(g.chess960)
 	}
 	return strings.Join(s, " ")
+}
+
+// PGN returns the game for a PGN file, with white and black as the players'
+// names and the ending as the Termination tag; the caller fills in the
+// event, site, date and round.
+func (g GameResult) PGN(white, black string) pgn.Game {
+	start, err := board.ParseFEN(g.StartFEN)
+	if err != nil {
+		// StartFEN was written by Position.FEN, so this is a bug here.
+		panic("ladder: unreadable StartFEN " + g.StartFEN + ": " + err.Error())
+	}
+	start.SetChess960(g.chess960)
+	return pgn.Game{
+		White:       white,
+		Black:       black,
+		Result:      g.Result.String(),
+		Termination: g.Reason.String(),
+		Start:       start,
+		Moves:       g.Moves,
+	}
 }
 
 // Play plays one game from the position reached by opening (UCI moves from
@@ -252,8 +273,9 @@ func (s *Score) add(r Result, c board.Color) {
 // Openings()[k mod len], with subject White in game 2k and Black in game
 // 2k+1, so neither the openings nor the first move favour a side. NewGame is
 // called on both players before each game. progress, if not nil, is called
-// after every game with the number of games done and the score so far.
-func Match(subject, opponent Player, games, maxPlies int, progress func(done int, s Score)) Score {
+// after every game with the number of games done, the score so far and the
+// game itself (for a PGN log).
+func Match(subject, opponent Player, games, maxPlies int, progress func(done int, s Score, g GameResult)) Score {
 	starts := openingPositions()
 	var s Score
 	for i := 0; i < games; i++ {
@@ -269,7 +291,7 @@ func Match(subject, opponent Player, games, maxPlies int, progress func(done int
 			s.add(g.Result, board.Black)
 		}
 		if progress != nil {
-			progress(i+1, s)
+			progress(i+1, s, g)
 		}
 	}
 	return s
@@ -300,14 +322,14 @@ type RungResult struct {
 // (see Match), weakest rung first, and returns one RungResult per rung in
 // that order. progress, if not nil, is called after every game with the
 // rung's name, the games done against it and the score so far.
-func Run(subject Player, games, maxPlies int, seed uint64, progress func(rung string, done int, s Score)) []RungResult {
+func Run(subject Player, games, maxPlies int, seed uint64, progress func(rung string, done int, s Score, g GameResult)) []RungResult {
 	rungs := Rungs(seed)
 	results := make([]RungResult, 0, len(rungs))
 	for _, r := range rungs {
 		name := r.Name()
-		var cb func(int, Score)
+		var cb func(int, Score, GameResult)
 		if progress != nil {
-			cb = func(done int, s Score) { progress(name, done, s) }
+			cb = func(done int, s Score, g GameResult) { progress(name, done, s, g) }
 		}
 		results = append(results, RungResult{Name: name, Score: Match(subject, r, games, maxPlies, cb)})
 	}

@@ -538,7 +538,7 @@ func TestMatchAlternatesColours(t *testing.T) {
 	opponent := logged{NewRandom(2), log, false}
 	const games = 8
 	var done []int
-	s := Match(subject, opponent, games, 6, func(n int, s Score) {
+	s := Match(subject, opponent, games, 6, func(n int, s Score, _ GameResult) {
 		done = append(done, n)
 		assert.Equal(t, n, s.Games())
 	})
@@ -618,9 +618,10 @@ func TestRun(t *testing.T) {
 		done int
 	}
 	var calls []call
-	results := Run(NewRandom(9), 2, 30, 1, func(rung string, done int, s Score) {
+	results := Run(NewRandom(9), 2, 30, 1, func(rung string, done int, s Score, g GameResult) {
 		calls = append(calls, call{rung, done})
 		assert.Equal(t, done, s.Games())
+		assert.LessOrEqual(t, g.Plies, 30)
 	})
 	require.Len(t, results, 6)
 	for i, r := range results {
@@ -661,4 +662,37 @@ func BenchmarkAlphaBetaDepth4(b *testing.B) {
 		nodes += a.nodes
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// TestGameResultPGN replays the PGN's movetext from its FEN tag and must
+// reach the game's final position.
+func TestGameResultPGN(t *testing.T) {
+	g, err := Play(NewGreedy(3), NewRandom(4), "e2e4 e7e5 g1f3", 40)
+	require.NoError(t, err)
+	game := g.PGN("greedy", "random")
+	text := game.String()
+	assert.Contains(t, text, `[White "greedy"]`)
+	assert.Contains(t, text, `[Black "random"]`)
+	assert.Contains(t, text, `[Result "`+g.Result.String()+`"]`)
+	assert.Contains(t, text, `[Termination "`+g.Reason.String()+`"]`)
+	assert.Contains(t, text, `[FEN "`+g.StartFEN+`"]`)
+	assert.Contains(t, text, "\n2... ", "Black moves first after the opening's 1. e4 e5 2. Nf3")
+
+	p, err := board.ParseFEN(g.StartFEN)
+	require.NoError(t, err)
+	want, err := board.ParseFEN(g.StartFEN)
+	require.NoError(t, err)
+	for _, m := range g.Moves {
+		want.Make(m)
+	}
+	movetext := text[strings.Index(text, "\n\n")+2:]
+	for _, tok := range strings.Fields(movetext) {
+		if strings.HasSuffix(tok, ".") || tok == g.Result.String() {
+			continue
+		}
+		m, err := movegen.ParseSAN(p, tok)
+		require.NoError(t, err, tok)
+		p.Make(m)
+	}
+	assert.Equal(t, want.FEN(), p.FEN())
 }

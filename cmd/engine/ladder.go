@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -27,6 +28,7 @@ type ladderConfig struct {
 	games, playouts, maxPlies, workers int
 	seed                               uint64
 	rungs                              []string
+	pgn                                *pgnLog // every game (nil = none)
 }
 
 func runLadder(args []string, stdout, stderr io.Writer) int {
@@ -40,6 +42,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed of the rungs")
 	fs.StringSliceVar(&c.rungs, "rungs", nil, "only these rungs (default: all): "+fmt.Sprint(ladder.RungNames()))
 	csv := fs.String("csv", "", "append a row to this learning-curve CSV")
+	pgnPath := fs.String("pgn", "", "append every game to this PGN file")
 	iteration := fs.Int("iteration", 0, "iteration number for the CSV row")
 	ortLib := fs.String("onnxruntime", "", "path of "+azero.LibraryName)
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
@@ -49,9 +52,17 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	if net == nil {
 		return code
 	}
+	var err error
+	if c.pgn, err = openPGNLog(*pgnPath, "Twofold ladder"); err != nil {
+		fmt.Fprintln(stderr, "engine ladder:", err)
+		return 1
+	}
 	results, err := climbLadder(net, c, func(rung string, s ladder.Score) {
 		fmt.Fprintf(stdout, "%-14s %s\n", rung, s)
 	})
+	if perr := c.pgn.close(); err == nil {
+		err = perr
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "engine ladder:", err)
 		return 1
@@ -102,7 +113,10 @@ func climbLadder(net *azero.Network, c ladderConfig, done func(string, ladder.Sc
 				return
 			}
 			defer p.Close()
-			s := ladder.Match(p, rung, c.games, c.maxPlies, nil)
+			subject := fmt.Sprintf("Twofold MCTS %s %dp", filepath.Base(net.Name), c.playouts)
+			s := ladder.Match(p, rung, c.games, c.maxPlies, func(done int, _ ladder.Score, g ladder.GameResult) {
+				c.pgn.matchGame(g, subject, rung.Name(), done)
+			})
 			results[i] = ladder.RungResult{Name: rung.Name(), Score: s}
 			if done != nil {
 				mu.Lock()

@@ -224,7 +224,7 @@ func trainLoop(c *trainConfig) error {
 			}
 			st.Phase = "gate"
 		case "gate":
-			promoted, score, err := c.gate(c.path(candidate), c.path(st.Best))
+			promoted, score, err := c.gate(it, candidate, st.Best)
 			if err != nil {
 				return err
 			}
@@ -243,9 +243,16 @@ func trainLoop(c *trainConfig) error {
 				if err != nil {
 					return err
 				}
-				results, err := climbLadder(net, c.ladder, func(r string, s ladder.Score) {
+				lc := c.ladder
+				if lc.pgn, err = openPGNLog(c.path("ladder.pgn"), fmt.Sprintf("Twofold ladder, iteration %d", it)); err != nil {
+					return err
+				}
+				results, err := climbLadder(net, lc, func(r string, s ladder.Score) {
 					fmt.Fprintf(c.out, "ladder %-14s %s\n", r, s)
 				})
+				if perr := lc.pgn.close(); err == nil {
+					err = perr
+				}
 				if err != nil {
 					return err
 				}
@@ -270,15 +277,16 @@ func trainLoop(c *trainConfig) error {
 }
 
 // gate plays the candidate against the best; it is promoted at 55% or more.
-func (c *trainConfig) gate(candidate, best string) (bool, ladder.Score, error) {
+// Its games go to gating.pgn in the run directory.
+func (c *trainConfig) gate(it int, candidate, best string) (bool, ladder.Score, error) {
 	if c.gateGames == 0 {
 		return true, ladder.Score{}, nil
 	}
-	cn, err := azero.LoadNetwork(candidate)
+	cn, err := azero.LoadNetwork(c.path(candidate))
 	if err != nil {
 		return false, ladder.Score{}, err
 	}
-	bn, err := azero.LoadNetwork(best)
+	bn, err := azero.LoadNetwork(c.path(best))
 	if err != nil {
 		return false, ladder.Score{}, err
 	}
@@ -292,7 +300,16 @@ func (c *trainConfig) gate(candidate, best string) (bool, ladder.Score, error) {
 		return false, ladder.Score{}, err
 	}
 	defer bp.Close()
-	s := ladder.Match(cp, bp, c.gateGames, 400, nil)
+	log, err := openPGNLog(c.path("gating.pgn"), fmt.Sprintf("Twofold gating, iteration %d", it))
+	if err != nil {
+		return false, ladder.Score{}, err
+	}
+	s := ladder.Match(cp, bp, c.gateGames, 400, func(done int, _ ladder.Score, g ladder.GameResult) {
+		log.matchGame(g, candidate, best, done)
+	})
+	if err := log.close(); err != nil {
+		return false, ladder.Score{}, err
+	}
 	return s.Percent() >= 55, s, nil
 }
 

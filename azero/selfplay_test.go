@@ -1,0 +1,191 @@
+package azero
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// pgnGame is a game read back from the self-play PGN.
+type pgnGame struct {
+	result    int // +1 White won, 0 draw, -1 Black won
+	positions []*board.Position
+}
+
+// readPGN replays every game of a self-play PGN from the standard start.
+func readPGN(t *testing.T, text string) []pgnGame {
+	t.Helper()
+	var games []pgnGame
+	for _, block := range strings.Split(text, "[Event ")[1:] {
+		movetext := block[strings.Index(block, "\n\n")+2:]
+		p := board.StartPosition()
+		g := pgnGame{positions: []*board.Position{p.Clone()}}
+		for _, tok := range strings.Fields(movetext) {
+			switch {
+			case strings.HasSuffix(tok, "."):
+			case tok == "1-0", tok == "0-1", tok == "1/2-1/2":
+				g.result = map[string]int{"1-0": 1, "0-1": -1, "1/2-1/2": 0}[tok]
+			default:
+				m, err := movegen.ParseSAN(p, tok)
+				require.NoError(t, err, tok)
+				p.Make(m)
+				g.positions = append(g.positions, p.Clone())
+			}
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+// Self-play writes one sample per position played, labelled with the
+// game's result for the side to move and a visit distribution over that
+// position's legal moves; the PGN and the chunks tell the same story.
+func TestSelfPlaySamplesMatchGames(t *testing.T) {
+	runtimeOrSkip(t)
+	net, err := LoadNetwork("")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var pgn bytes.Buffer
+	var progress []SelfPlayStats
+	cfg := DefaultSelfPlay
+	cfg.Games, cfg.Workers, cfg.Parallel, cfg.Playouts, cfg.MaxPlies = 6, 2, 3, 8, 300
+	cfg.ChunkDir, cfg.ChunkGames, cfg.ChunkPrefix, cfg.PGN, cfg.Seed = dir, 1, "t-", &pgn, 7
+	cfg.Progress = func(s SelfPlayStats) { progress = append(progress, s) }
+	stats, err := SelfPlay(net, cfg)
+	require.NoError(t, err)
+
+	assert.Equal(t, 6, stats.Games)
+	assert.Equal(t, 6, stats.WhiteWins+stats.Draws+stats.Losses)
+	assert.Equal(t, stats.Plies, stats.Positions, "every position played is a sample")
+	require.NotEmpty(t, progress)
+	assert.Equal(t, stats.Games, progress[len(progress)-1].Games)
+
+	games := readPGN(t, pgn.String())
+	require.Len(t, games, 6)
+	// Every position before a move, with the results it may carry (a
+	// position can occur in more than one game).
+	type want struct {
+		pos     *board.Position
+		results map[int8]bool
+	}
+	wants := map[Features]*want{}
+	plies := 0
+	for _, g := range games {
+		assert.LessOrEqual(t, len(g.positions)-1, 300)
+		plies += len(g.positions) - 1
+		for _, p := range g.positions[:len(g.positions)-1] {
+			f := Extract(p)
+			w := wants[f]
+			if w == nil {
+				w = &want{pos: p, results: map[int8]bool{}}
+				wants[f] = w
+			}
+			r := g.result
+			if p.Side() == board.Black {
+				r = -r
+			}
+			w.results[int8(r)] = true
+		}
+	}
+	assert.Equal(t, stats.Plies, plies)
+
+	files, err := filepath.Glob(filepath.Join(dir, "t-*"+ChunkExt))
+	require.NoError(t, err)
+	assert.Len(t, files, 6, "one chunk per game with ChunkGames 1")
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+	assert.Empty(t, leftovers, "no temporary files left behind")
+	samples := 0
+	for _, f := range files {
+		ss, err := ReadChunk(f)
+		require.NoError(t, err)
+		for _, s := range ss {
+			samples++
+			w := wants[s.Features]
+			require.NotNil(t, w, "a sample's position was played in a game")
+			assert.True(t, w.results[s.Result], "result %d for %s", s.Result, w.pos.FEN())
+			var ml movegen.MoveList
+			movegen.Legal(w.pos, &ml)
+			sum := 0.0
+			for _, e := range s.Policy {
+				m, ok := MoveFromIndex(w.pos, int(e.Index))
+				require.True(t, ok, "policy index %d is a legal move in %s", e.Index, w.pos.FEN())
+				assert.True(t, ml.Contains(m))
+				assert.GreaterOrEqual(t, e.Prob, float32(0))
+				sum += float64(e.Prob)
+			}
+			assert.InDelta(t, 1, sum, 1e-4)
+		}
+	}
+	assert.Equal(t, stats.Positions, samples)
+}
+
+func TestChunkRoundTripAndErrors(t *testing.T) {
+	p := board.StartPosition()
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	var samples []Sample
+	for i, m := range ml.Moves()[:3] {
+		q := p.Clone()
+		q.Make(m)
+		samples = append(samples, Sample{
+			Features: Extract(q),
+			Result:   int8(i - 1),
+			Policy:   []PolicyEntry{{uint16(MoveIndex(p, m)), 0.75}, {uint16(MoveIndex(p, ml.At(5))), 0.25}},
+		})
+	}
+	path := filepath.Join(t.TempDir(), "c"+ChunkExt)
+	require.NoError(t, WriteChunk(path, samples))
+	got, err := ReadChunk(path)
+	require.NoError(t, err)
+	assert.Equal(t, samples, got)
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for name, bad := range map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"not gzip":  []byte("TWFC not compressed"),
+		"empty":     {},
+	} {
+		p := filepath.Join(t.TempDir(), "bad")
+		require.NoError(t, os.WriteFile(p, bad, 0o644))
+		_, err := ReadChunk(p)
+		assert.Error(t, err, name)
+	}
+	_, err = ReadChunk(filepath.Join(t.TempDir(), "missing"))
+	assert.Error(t, err)
+}
+
+// A game's result is written for the side to move of each sample: the
+// winner's positions get +1, the loser's -1.
+func TestFinishGamesLabelsResults(t *testing.T) {
+	dir := t.TempDir()
+	run := &selfPlayRun{cfg: SelfPlayConfig{ChunkDir: dir}}
+	p := board.StartPosition()
+	g := &spGame{winner: -1, reason: "checkmate"} // Black won
+	var ml movegen.MoveList
+	for range 3 {
+		g.samples = append(g.samples, Sample{Features: Extract(p), Policy: []PolicyEntry{{0, 1}}})
+		g.sides = append(g.sides, p.Side())
+		movegen.Legal(p, &ml)
+		g.moves = append(g.moves, ml.At(0))
+		p.Make(ml.At(0))
+	}
+	require.NoError(t, run.finishGames(0, []*spGame{g}))
+	files, err := filepath.Glob(filepath.Join(dir, "*"+ChunkExt))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	ss, err := ReadChunk(files[0])
+	require.NoError(t, err)
+	require.Len(t, ss, 3)
+	assert.Equal(t, []int8{-1, 1, -1}, []int8{ss[0].Result, ss[1].Result, ss[2].Result}, "White to move, Black to move, White to move")
+	run.stats.Elapsed = 0
+	assert.Equal(t, SelfPlayStats{Games: 1, Positions: 3, Losses: 1, Plies: 3}, run.stats)
+}
