@@ -22,10 +22,17 @@ type SelfPlayConfig struct {
 	Parallel      int // games each worker plays in lockstep
 	LeavesPerGame int // leaves gathered per game per network run (virtual loss)
 	Playouts      int // root visits per move (a reused subtree counts)
-	SamplePlies   int // moves are sampled by visit count before this ply, then greedy
-	MaxPlies      int // a game this long is adjudicated a draw
-	NoiseAlpha    float64
-	NoiseWeight   float64
+	// Playout cap randomization (KataGo): when FastPlayouts > 0, only a
+	// FullShare of the moves get a full search of Playouts with root noise
+	// and become samples; the others get FastPlayouts and no noise and are
+	// not recorded. Games then finish several times faster, so the value
+	// head sees many more game results for the same compute.
+	FastPlayouts int
+	FullShare    float64
+	SamplePlies  int // moves are sampled by visit count before this ply, then greedy
+	MaxPlies     int // a game this long is adjudicated a draw
+	NoiseAlpha   float64
+	NoiseWeight  float64
 	// Resignation: a side whose best move's Q is below -ResignThreshold
 	// resigns (0 = never). ResignCheck is the share of games played on
 	// anyway, to count how often resigning would have been wrong.
@@ -129,6 +136,8 @@ type spGame struct {
 	samples   []Sample
 	sides     []board.Color
 	moves     []board.Move
+	full      bool // this move gets a full search and becomes a sample
+	noise     func([]float32)
 	checking  bool        // resignation disabled to check it
 	resigner  board.Color // who would have resigned (checking games)
 	wouldHave bool
@@ -140,10 +149,31 @@ type spGame struct {
 func (r *selfPlayRun) newGame(rng *rand.Rand) *spGame {
 	g := &spGame{pos: board.StartPosition()}
 	g.checking = r.cfg.ResignThreshold > 0 && rng.Float64() < r.cfg.ResignCheck
+	g.noise = r.noise(rng)
 	g.t = newTree(g.pos, r.cfg.Params)
-	g.t.noise = r.noise(rng)
+	r.nextSearch(g, rng)
 	g.scratch = g.t.pos.Clone()
 	return g
+}
+
+// nextSearch decides whether the coming move gets a full search (noise,
+// recorded) or a fast one, and sets the root noise to match.
+func (r *selfPlayRun) nextSearch(g *spGame, rng *rand.Rand) {
+	g.full = r.cfg.FastPlayouts <= 0 || r.cfg.FullShare >= 1 || rng.Float64() < r.cfg.FullShare
+	if g.full {
+		g.t.noise = g.noise
+		g.t.applyNoise() // a reused root is already expanded
+	} else {
+		g.t.noise = nil
+	}
+}
+
+// playouts is the root visit target of g's current move.
+func (r *selfPlayRun) playouts(g *spGame) int {
+	if g.full {
+		return r.cfg.Playouts
+	}
+	return r.cfg.FastPlayouts
 }
 
 // noise returns the root noise hook: priors mixed with Dirichlet(alpha).
@@ -220,7 +250,8 @@ func (r *selfPlayRun) worker(id int) error {
 	for len(games) > 0 {
 		n := 0
 		for _, g := range games {
-			for k := 0; k < cfg.LeavesPerGame && int(g.t.nodes[root].n)+g.inflight < cfg.Playouts; k++ {
+			target := r.playouts(g)
+			for k := 0; k < cfg.LeavesPerGame && int(g.t.nodes[root].n)+g.inflight < target; k++ {
 				p := &pending[n]
 				p.g = g
 				out := g.t.descend(g.scratch, &p.lf, &ml)
@@ -255,7 +286,7 @@ func (r *selfPlayRun) worker(id int) error {
 		kept := games[:0]
 		for _, g := range games {
 			rootNode := &g.t.nodes[root]
-			ready := g.inflight == 0 && (int(rootNode.n) >= cfg.Playouts || rootNode.proven != provenNone || rootNode.count == 1)
+			ready := g.inflight == 0 && (int(rootNode.n) >= r.playouts(g) || rootNode.proven != provenNone || rootNode.count == 1)
 			if ready && rootNode.state == stateExpanded {
 				r.playMove(g, rng)
 			}
@@ -279,9 +310,9 @@ func (r *selfPlayRun) worker(id int) error {
 	return nil
 }
 
-// playMove records the sample, picks the move (by visits, sampled early
-// in the game), plays it, and ends the game when the rules or the ply cap
-// say so.
+// playMove records the sample (after a full search), picks the move (by
+// visits, sampled early in the game), plays it, and ends the game when the
+// rules or the ply cap say so.
 func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	t := g.t
 	children := t.children(root)
@@ -298,8 +329,10 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	if total == 0 { // a single legal move played at once
 		s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(g.pos.Side(), children[0].move)), Prob: 1})
 	}
-	g.samples = append(g.samples, s)
-	g.sides = append(g.sides, g.pos.Side())
+	if g.full {
+		g.samples = append(g.samples, s)
+		g.sides = append(g.sides, g.pos.Side())
+	}
 
 	best := t.bestChild(root)
 	if len(g.moves) < r.cfg.SamplePlies && total > 0 && t.nodes[root].proven == provenNone {
@@ -341,12 +374,9 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 		return
 	}
 	if !t.reroot([]board.Move{m}, g.pos) {
-		noise := t.noise
 		g.t = newTree(g.pos, r.cfg.Params)
-		g.t.noise = noise
-	} else if t.noise != nil {
-		t.applyNoise()
 	}
+	r.nextSearch(g, rng)
 	g.scratch = g.t.pos.Clone()
 }
 

@@ -2,6 +2,7 @@ package azero
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,17 +46,32 @@ func readPGN(t *testing.T, text string) []pgnGame {
 	return games
 }
 
-// Self-play writes one sample per position played, labelled with the
-// game's result for the side to move and a visit distribution over that
-// position's legal moves; the PGN and the chunks tell the same story.
+// Self-play writes one sample per position searched in full (every
+// position, or a share of them under playout cap randomization), labelled
+// with the game's result for the side to move and a visit distribution over
+// that position's legal moves; the PGN and the chunks tell the same story.
 func TestSelfPlaySamplesMatchGames(t *testing.T) {
 	runtimeOrSkip(t)
 	net, err := LoadNetwork("")
 	require.NoError(t, err)
+	for _, tc := range []struct {
+		name      string
+		fast      int
+		fullShare float64
+	}{
+		{"every move recorded", 0, 0},
+		{"playout cap randomization", 3, 0.3},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testSelfPlaySamples(t, net, tc.fast, tc.fullShare) })
+	}
+}
+
+func testSelfPlaySamples(t *testing.T, net *Network, fast int, fullShare float64) {
 	dir := t.TempDir()
 	var pgn bytes.Buffer
 	var progress []SelfPlayStats
 	cfg := DefaultSelfPlay
+	cfg.FastPlayouts, cfg.FullShare = fast, fullShare
 	cfg.Games, cfg.Workers, cfg.Parallel, cfg.Playouts, cfg.MaxPlies = 6, 2, 3, 8, 300
 	cfg.ChunkDir, cfg.ChunkGames, cfg.ChunkPrefix, cfg.PGN, cfg.Seed = dir, 1, "t-", &pgn, 7
 	cfg.Progress = func(s SelfPlayStats) { progress = append(progress, s) }
@@ -64,7 +80,12 @@ func TestSelfPlaySamplesMatchGames(t *testing.T) {
 
 	assert.Equal(t, 6, stats.Games)
 	assert.Equal(t, 6, stats.WhiteWins+stats.Draws+stats.Losses)
-	assert.Equal(t, stats.Plies, stats.Positions, "every position played is a sample")
+	if fast == 0 {
+		assert.Equal(t, stats.Plies, stats.Positions, "every position played is a sample")
+	} else {
+		share := float64(stats.Positions) / float64(stats.Plies)
+		assert.InDelta(t, fullShare, share, 0.1, "a share of the positions are samples")
+	}
 	require.NotEmpty(t, progress)
 	assert.Equal(t, stats.Games, progress[len(progress)-1].Games)
 
@@ -188,4 +209,31 @@ func TestFinishGamesLabelsResults(t *testing.T) {
 	assert.Equal(t, []int8{-1, 1, -1}, []int8{ss[0].Result, ss[1].Result, ss[2].Result}, "White to move, Black to move, White to move")
 	run.stats.Elapsed = 0
 	assert.Equal(t, SelfPlayStats{Games: 1, Positions: 3, Losses: 1, Plies: 3}, run.stats)
+}
+
+// Only full searches get root noise; without --fast-playouts every search
+// is full.
+func TestNextSearchNoiseOnlyWhenFull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, fast := range []int{0, 4} {
+		run := &selfPlayRun{cfg: DefaultSelfPlay}
+		run.cfg.FastPlayouts, run.cfg.FullShare = fast, 0.5
+		g := run.newGame(rng)
+		full := 0
+		for range 200 {
+			run.nextSearch(g, rng)
+			assert.Equal(t, g.full, g.t.noise != nil)
+			if g.full {
+				full++
+				assert.Equal(t, run.cfg.Playouts, run.playouts(g))
+			} else {
+				assert.Equal(t, fast, run.playouts(g))
+			}
+		}
+		if fast == 0 {
+			assert.Equal(t, 200, full)
+		} else {
+			assert.InDelta(t, 100, full, 30)
+		}
+	}
 }

@@ -21,6 +21,11 @@ Every position becomes a sample (encoded board, root visit distribution,
 final result for the side to move) in chunk files (azero/chunk.go documents
 the format); every game goes to the PGN file.
 
+With --fast-playouts N (playout cap randomization, as in KataGo) only a
+--full-share of the moves get the full --playouts search with noise and
+become samples; the rest are searched with N playouts and not recorded, so
+games finish faster and the value head sees more results per hour.
+
 Flags:
 `
 
@@ -31,6 +36,8 @@ func addSelfplayFlags(fs *pflag.FlagSet, d azero.SelfPlayConfig) *azero.SelfPlay
 	fs.IntVar(&c.Parallel, "parallel", d.Parallel, "games per worker played in lockstep")
 	fs.IntVar(&c.LeavesPerGame, "leaves", d.LeavesPerGame, "leaves per game per network run")
 	fs.IntVar(&c.Playouts, "playouts", d.Playouts, "root visits per move")
+	fs.IntVar(&c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of the unrecorded fast moves (0 = every move is a full, recorded search)")
+	fs.Float64Var(&c.FullShare, "full-share", 0.25, "share of moves searched in full and recorded when --fast-playouts is set")
 	fs.IntVar(&c.SamplePlies, "sample-plies", d.SamplePlies, "plies with moves sampled by visits")
 	fs.IntVar(&c.MaxPlies, "max-plies", d.MaxPlies, "ply cap (the game is a draw)")
 	fs.Float64Var(&c.NoiseAlpha, "noise-alpha", d.NoiseAlpha, "Dirichlet noise alpha")
@@ -40,6 +47,19 @@ func addSelfplayFlags(fs *pflag.FlagSet, d azero.SelfPlayConfig) *azero.SelfPlay
 	fs.IntVar(&c.ChunkGames, "chunk-games", d.ChunkGames, "games per chunk file")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed")
 	return &c
+}
+
+// checkSelfplay rejects self-play settings that cannot work.
+func checkSelfplay(c *azero.SelfPlayConfig) error {
+	switch {
+	case c.Playouts < 1:
+		return fmt.Errorf("--playouts must be at least 1, not %d", c.Playouts)
+	case c.FastPlayouts < 0 || c.FastPlayouts >= c.Playouts && c.FastPlayouts > 0:
+		return fmt.Errorf("--fast-playouts must be 0 (off) or between 1 and --playouts - 1, not %d", c.FastPlayouts)
+	case c.FastPlayouts > 0 && (c.FullShare <= 0 || c.FullShare > 1):
+		return fmt.Errorf("--full-share must be in (0, 1], not %g", c.FullShare)
+	}
+	return nil
 }
 
 func runSelfplay(args []string, stdout, stderr io.Writer) int {
@@ -54,6 +74,10 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	cfg.Games = *games
+	if err := checkSelfplay(cfg); err != nil {
+		fmt.Fprintln(stderr, "engine selfplay:", err)
+		return 2
+	}
 	net, code := loadNetwork(*ortLib, *network, stderr)
 	if net == nil {
 		return code

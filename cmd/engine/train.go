@@ -84,6 +84,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine train: --run-dir is required")
 		return 2
 	}
+	if err := checkSelfplay(c.selfplay); err != nil {
+		fmt.Fprintln(stderr, "engine train:", err)
+		return 2
+	}
 	if c.trainer == "" {
 		c.trainer = findTrainer()
 	}
