@@ -276,9 +276,14 @@ func (s *Score) add(r Result, c board.Color) {
 // after every game with the number of games done, the score so far and the
 // game itself (for a PGN log).
 func Match(subject, opponent Player, games, maxPlies int, progress func(done int, s Score, g GameResult)) Score {
-	starts := openingPositions()
+	return MatchFrom(subject, opponent, openingPositions(), games, maxPlies, progress)
+}
+
+// MatchFrom is Match from the given start positions instead of the fixed
+// openings: game 2k and 2k+1 start from starts[k mod len(starts)].
+func MatchFrom(subject, opponent Player, starts []*board.Position, games, maxPlies int, progress func(done int, s Score, g GameResult)) Score {
 	var s Score
-	for i := 0; i < games; i++ {
+	for i := 0; i < games && len(starts) > 0; i++ {
 		start := starts[(i/2)%len(starts)]
 		subject.NewGame()
 		opponent.NewGame()
@@ -295,6 +300,32 @@ func Match(subject, opponent Player, games, maxPlies int, progress func(done int
 		}
 	}
 	return s
+}
+
+// RandomStarts returns n start positions, each one of the fixed openings
+// (in turn) followed by plies uniformly random legal moves drawn from seed.
+// A line that ends the game is drawn again. Matches between two versions of
+// one network use them (a new seed each time), so that two near-identical,
+// near-deterministic players do not replay the same few lines every time.
+func RandomStarts(n, plies int, seed uint64) []*board.Position {
+	rng := newRNG(seed)
+	book := openingPositions()
+	starts := make([]*board.Position, 0, n)
+	var ml movegen.MoveList
+	for len(starts) < n {
+		p := book[len(starts)%len(book)].Clone()
+		for range plies {
+			movegen.Legal(p, &ml)
+			if ml.Len() == 0 {
+				break
+			}
+			p.Make(ml.At(rng.IntN(ml.Len())))
+		}
+		if movegen.GameStatus(p) == movegen.Ongoing {
+			starts = append(starts, p)
+		}
+	}
+	return starts
 }
 
 // openingPositions parses the fixed openings once. They are a constant

@@ -696,3 +696,37 @@ func TestGameResultPGN(t *testing.T) {
 	}
 	assert.Equal(t, want.FEN(), p.FEN())
 }
+
+func TestRandomStarts(t *testing.T) {
+	a := RandomStarts(30, 8, 5)
+	b := RandomStarts(30, 8, 5)
+	c := RandomStarts(30, 8, 6)
+	require.Len(t, a, 30)
+	book := Openings()
+	differ := 0
+	for i := range a {
+		assert.Equal(t, a[i].FEN(), b[i].FEN(), "same seed, same starts")
+		if a[i].FEN() != c[i].FEN() {
+			differ++
+		}
+		assert.Equal(t, movegen.Ongoing, movegen.GameStatus(a[i]))
+		open, err := book[i%len(book)].Position()
+		require.NoError(t, err)
+		assert.Equal(t, open.Ply()+8, a[i].Ply(), "eight plies after opening %d", i%len(book))
+	}
+	assert.Greater(t, differ, 25, "another seed, other starts")
+	assert.Empty(t, RandomStarts(0, 8, 1))
+}
+
+func TestMatchFrom(t *testing.T) {
+	starts := RandomStarts(3, 6, 1)
+	var firsts []string
+	s := MatchFrom(NewRandom(1), NewRandom(2), starts, 6, 10, func(done int, _ Score, g GameResult) {
+		firsts = append(firsts, g.StartFEN)
+	})
+	assert.Equal(t, 6, s.Games())
+	for i, fen := range firsts {
+		assert.Equal(t, starts[i/2].FEN(), fen, "game %d", i+1)
+	}
+	assert.Equal(t, Score{}, MatchFrom(NewRandom(1), NewRandom(2), nil, 4, 10, nil), "no starts, no games")
+}

@@ -23,8 +23,10 @@ The AlphaZero loop, resumable: every iteration
   1. self-play with the best network -> DIR/chunks, DIR/games.pgn
   2. train one network continuously on the newest chunks (azero/train/train.py,
      checkpoint in DIR/trainer) and export it -> DIR/nets/iter-NNNN.onnx (+ .pt)
-  3. gate: the new network against the best (MCTS, --gate-playouts); at 55%
-     or more it becomes the best, which only decides who makes the data
+  3. gate: the new network against the best (MCTS, --gate-playouts, games
+     paired with colours swapped from the fixed openings plus
+     --gate-random-plies random plies); at 55% or more it becomes the best,
+     which only decides who makes the data
   4. every --ladder-every iterations, the best network climbs the ladder
      -> DIR/ladder.csv and the plot DIR/ladder.png
 State is in DIR/state.json; after a crash or a stop, the same command goes
@@ -48,6 +50,7 @@ type trainConfig struct {
 	steps, batch, window, blocks, channels int
 	lr, l2                                 float64
 	gateGames, gatePlayouts                int
+	gateRandomPlies                        int
 	ladderEvery                            int
 	ladder                                 ladderConfig
 	selfplay                               *azero.SelfPlayConfig
@@ -69,6 +72,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.channels, "channels", 32, "channels of a new network")
 	fs.IntVar(&c.gateGames, "gate-games", 20, "gating games (0 = always promote)")
 	fs.IntVar(&c.gatePlayouts, "gate-playouts", 100, "gating playouts per move")
+	fs.IntVar(&c.gateRandomPlies, "gate-random-plies", 8, "random plies after each fixed opening for the gating games' starts (0 = the fixed openings)")
 	fs.IntVar(&c.ladderEvery, "ladder-every", 2, "run the ladder every this many iterations (0 = never)")
 	fs.IntVar(&c.ladder.games, "ladder-games", 10, "ladder games per rung")
 	fs.IntVar(&c.ladder.playouts, "ladder-playouts", 200, "ladder playouts per move")
@@ -308,7 +312,8 @@ func (c *trainConfig) gate(it int, candidate, best string) (bool, ladder.Score, 
 	if err != nil {
 		return false, ladder.Score{}, err
 	}
-	s := ladder.Match(cp, bp, c.gateGames, 400, func(done int, _ ladder.Score, g ladder.GameResult) {
+	starts := ladder.RandomStarts((c.gateGames+1)/2, c.gateRandomPlies, uint64(it))
+	s := ladder.MatchFrom(cp, bp, starts, c.gateGames, 400, func(done int, _ ladder.Score, g ladder.GameResult) {
 		log.matchGame(g, candidate, best, done)
 	})
 	if err := log.close(); err != nil {
