@@ -258,3 +258,33 @@ func TestQToCentipawns(t *testing.T) {
 	assert.Equal(t, -QToCentipawns(0.3), QToCentipawns(-0.3))
 	assert.Greater(t, QToCentipawns(1), 12000)
 }
+
+// A position is a drawn terminal in the tree on its third occurrence, as the
+// rule says, not on its second.
+func TestRepetitionIsThreefold(t *testing.T) {
+	p := board.StartPosition()
+	for _, s := range []string{"g1f3", "g8f6", "f3g1", "f6g8"} { // the start, twice now
+		m, err := movegen.ParseUCI(p, s)
+		require.NoError(t, err)
+		p.Make(m)
+	}
+	tr := newTree(p, DefaultParams)
+	var ml movegen.MoveList
+	require.False(t, tr.expand(root, tr.pos, &ml), "the root is searched")
+	walk := func(moves ...string) (terminal bool) {
+		q := tr.pos.Clone()
+		for _, s := range moves {
+			m, err := movegen.ParseUCI(q, s)
+			require.NoError(t, err)
+			q.Make(m)
+		}
+		tr.nodes = append(tr.nodes, node{first: -1})
+		return tr.expand(int32(len(tr.nodes)-1), q, &ml)
+	}
+	assert.False(t, walk("g1f3"), "after Nf3: seen once before")
+	assert.False(t, walk("g1f3", "g8f6"), "seen once before")
+	assert.True(t, walk("g1f3", "g8f6", "f3g1", "f6g8"), "the start a third time")
+	assert.True(t, walk("g1f3", "g8f6", "f3g1", "f6g8", "g1f3"), "Nf3 a third time")
+	assert.True(t, walk("b1c3", "b8c6", "c3b1", "c6b8"), "another route to the start, its third time too")
+	assert.False(t, walk("b1c3", "b8c6", "c3b1"), "a position not seen before")
+}

@@ -132,6 +132,12 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 // expand makes the children of a new node at pos, or marks it terminal (and
 // returns true). The root is never terminal by repetition or the fifty-move
 // rule: the game goes on from it, so its moves must be searched.
+//
+// Repetition is the rule's threefold, not the twofold many searchers use:
+// with a twofold draw a repeat is worth exactly 0, and a young network whose
+// values lean slightly against the side that just moved (so every other move
+// looks a little worse than 0 to both sides) shuffles pieces into a draw in
+// most of its games, which then teach the policy to shuffle.
 func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool {
 	movegen.Legal(pos, ml)
 	nd := &t.nodes[idx]
@@ -142,7 +148,7 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool
 			nd.tval, nd.proven = 1, provenWin // the mover delivered mate
 		}
 		return true
-	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.IsRepetition()):
+	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.ThreefoldRepetition()):
 		nd.state, nd.tval = stateTerminal, 0
 		return true
 	}
