@@ -1,6 +1,8 @@
 package azero
 
 import (
+	"math/rand/v2"
+
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -12,6 +14,11 @@ type Player struct {
 	name     string
 	playouts int
 	s        *Searcher
+
+	sampleMoves int        // moves per game picked in proportion to visits
+	rng         *rand.Rand // for those picks
+	moves       int        // moves made in this game
+	visits      []MoveVisits
 }
 
 // NewPlayer returns an MCTS player of net: one thread, no noise.
@@ -25,15 +32,55 @@ func NewPlayer(net *Network, name string, playouts int) (*Player, error) {
 	return &Player{name: name, playouts: max(playouts, 1), s: s}, nil
 }
 
+// SampleMoves makes the player pick each of its first n moves of a game in
+// proportion to the root visits, as self-play does, instead of the most
+// visited. Gating uses it so that two versions of a network do not replay
+// the same few lines; seed fixes the draws.
+func (p *Player) SampleMoves(n int, seed uint64) {
+	p.sampleMoves = n
+	p.rng = rand.New(rand.NewPCG(seed, 0x5eed))
+}
+
 // Name implements ladder.Player.
 func (p *Player) Name() string { return p.name }
 
 // NewGame implements ladder.Player: the tree and cache are dropped.
-func (p *Player) NewGame() { p.s.Clear() }
+func (p *Player) NewGame() {
+	p.s.Clear()
+	p.moves = 0
+}
 
 // Move implements ladder.Player.
 func (p *Player) Move(pos *board.Position) board.Move {
-	return p.s.Search(pos, timeman.Limits{Nodes: uint64(p.playouts)}, nil).Best
+	best := p.s.Search(pos, timeman.Limits{Nodes: uint64(p.playouts)}, nil).Best
+	p.moves++
+	if p.moves > p.sampleMoves || best == board.NoMove {
+		return best
+	}
+	p.visits = p.s.RootVisits(p.visits[:0])
+	total := 0
+	for _, v := range p.visits {
+		if v.Proven > 0 {
+			return best // a forced win is never gambled away
+		}
+		if v.Proven == 0 {
+			total += v.Visits
+		}
+	}
+	if total == 0 {
+		return best
+	}
+	x := p.rng.IntN(total)
+	for _, v := range p.visits {
+		if v.Proven != 0 {
+			continue
+		}
+		if x < v.Visits {
+			return v.Move
+		}
+		x -= v.Visits
+	}
+	return best
 }
 
 // Close frees the player's evaluator.

@@ -56,6 +56,34 @@ type Result struct {
 	Err          error  // a network failure ended the search early
 }
 
+// MoveVisits is a root move and the playouts that went through it.
+type MoveVisits struct {
+	Move   board.Move
+	Visits int
+	Proven int // +1: the move wins by force, -1: it loses by force, 0: not known
+}
+
+// RootVisits appends the root moves of the last search, with their visits,
+// to dst (nothing before the first search).
+func (s *Searcher) RootVisits(dst []MoveVisits) []MoveVisits {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tree == nil {
+		return dst
+	}
+	for _, c := range s.tree.children(root) {
+		mv := MoveVisits{Move: c.move, Visits: int(c.n)}
+		switch c.proven {
+		case provenWin:
+			mv.Proven = 1
+		case provenLoss:
+			mv.Proven = -1
+		}
+		dst = append(dst, mv)
+	}
+	return dst
+}
+
 // QToCentipawns maps an expected result in [-1, 1] to centipawns with Lc0's
 // classic formula, 90 * tan(1.5637541897 * q), clamped to +-12800.
 func QToCentipawns(q float64) int {

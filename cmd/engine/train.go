@@ -25,8 +25,9 @@ The AlphaZero loop, resumable: every iteration
      checkpoint in DIR/trainer) and export it -> DIR/nets/iter-NNNN.onnx (+ .pt)
   3. gate: the new network against the best (MCTS, --gate-playouts, games
      paired with colours swapped from the fixed openings plus
-     --gate-random-plies random plies); at 55% or more it becomes the best,
-     which only decides who makes the data
+     --gate-random-plies random plies, each side's first --gate-sample-moves
+     moves drawn by visits); at 55% or more it becomes the best, which only
+     decides who makes the data
   4. every --ladder-every iterations, the best network climbs the ladder
      -> DIR/ladder.csv and the plot DIR/ladder.png
 State is in DIR/state.json; after a crash or a stop, the same command goes
@@ -50,7 +51,7 @@ type trainConfig struct {
 	steps, batch, window, blocks, channels int
 	lr, l2                                 float64
 	gateGames, gatePlayouts                int
-	gateRandomPlies                        int
+	gateRandomPlies, gateSampleMoves       int
 	ladderEvery                            int
 	ladder                                 ladderConfig
 	selfplay                               *azero.SelfPlayConfig
@@ -72,6 +73,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.channels, "channels", 32, "channels of a new network")
 	fs.IntVar(&c.gateGames, "gate-games", 20, "gating games (0 = always promote)")
 	fs.IntVar(&c.gatePlayouts, "gate-playouts", 100, "gating playouts per move")
+	fs.IntVar(&c.gateSampleMoves, "gate-sample-moves", 15, "each gating player's first moves of a game are drawn in proportion to visits, as in self-play (0 = always the most visited)")
 	fs.IntVar(&c.gateRandomPlies, "gate-random-plies", 8, "random plies after each fixed opening for the gating games' starts (0 = the fixed openings)")
 	fs.IntVar(&c.ladderEvery, "ladder-every", 2, "run the ladder every this many iterations (0 = never)")
 	fs.IntVar(&c.ladder.games, "ladder-games", 10, "ladder games per rung")
@@ -308,6 +310,8 @@ func (c *trainConfig) gate(it int, candidate, best string) (bool, ladder.Score, 
 		return false, ladder.Score{}, err
 	}
 	defer bp.Close()
+	cp.SampleMoves(c.gateSampleMoves, uint64(2*it))
+	bp.SampleMoves(c.gateSampleMoves, uint64(2*it+1))
 	log, err := openPGNLog(c.path("gating.pgn"), fmt.Sprintf("Twofold gating, iteration %d", it))
 	if err != nil {
 		return false, ladder.Score{}, err

@@ -1,0 +1,69 @@
+package azero
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+func TestRootVisits(t *testing.T) {
+	s := newUniform(opts(1, 4))
+	assert.Empty(t, s.RootVisits(nil), "no search yet")
+	p := board.StartPosition()
+	s.Search(p, timeman.Limits{Nodes: 200}, nil)
+	vs := s.RootVisits(nil)
+	require.Len(t, vs, 20)
+	total := 0
+	for _, v := range vs {
+		total += v.Visits
+		assert.Zero(t, v.Proven)
+	}
+	assert.Equal(t, 199, total, "every playout but the root's own expansion went through a root move")
+
+	s.Clear()
+	s.Search(mustFEN(t, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), timeman.Limits{Nodes: 50}, nil)
+	proven := map[string]int{}
+	for _, v := range s.RootVisits(nil) {
+		proven[v.Move.UCI(false)] = v.Proven
+	}
+	assert.Equal(t, 1, proven["a1a8"], "the mate is a proven win")
+}
+
+// A sampling player varies its opening moves but never gambles away a mate.
+func TestPlayerSampleMoves(t *testing.T) {
+	runtimeOrSkip(t)
+	net, err := LoadNetwork("")
+	require.NoError(t, err)
+	first := func(sample int) map[string]bool {
+		pl, err := NewPlayer(net, "p", 16)
+		require.NoError(t, err)
+		defer pl.Close()
+		pl.SampleMoves(sample, 3)
+		seen := map[string]bool{}
+		for range 12 {
+			pl.NewGame()
+			seen[pl.Move(board.StartPosition()).UCI(false)] = true
+		}
+		return seen
+	}
+	assert.Len(t, first(0), 1, "the most visited move every time")
+	assert.Greater(t, len(first(1)), 2, "moves drawn by visits")
+
+	pl, err := NewPlayer(net, "p", 16)
+	require.NoError(t, err)
+	defer pl.Close()
+	pl.SampleMoves(100, 4)
+	mate := mustFEN(t, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+	for range 8 {
+		pl.NewGame()
+		m := pl.Move(mate)
+		mate.Make(m)
+		assert.Equal(t, movegen.Checkmate, movegen.GameStatus(mate), m.UCI(false))
+		mate.Unmake()
+	}
+}
