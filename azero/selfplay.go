@@ -320,17 +320,8 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	for _, c := range children {
 		total += int(c.n)
 	}
-	s := Sample{Features: Extract(g.pos)}
-	for _, c := range children {
-		if c.n > 0 {
-			s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(g.pos.Side(), c.move)), Prob: float32(c.n) / float32(total)})
-		}
-	}
-	if total == 0 { // a single legal move played at once
-		s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(g.pos.Side(), children[0].move)), Prob: 1})
-	}
 	if g.full {
-		g.samples = append(g.samples, s)
+		g.samples = append(g.samples, sample(g.pos, children, total))
 		g.sides = append(g.sides, g.pos.Side())
 	}
 
@@ -378,6 +369,22 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	}
 	r.nextSearch(g, rng)
 	g.scratch = g.t.pos.Clone()
+}
+
+// sample is the training sample of a searched root: its features and the
+// root visit distribution over children (total visits in all).
+func sample(pos *board.Position, children []node, total int) Sample {
+	s := Sample{Features: Extract(pos)}
+	if total == 0 { // a single legal move played at once
+		s.Policy = []PolicyEntry{{Index: uint16(moveIndex(pos.Side(), children[0].move)), Prob: 1}}
+		return s
+	}
+	for _, c := range children {
+		if c.n > 0 {
+			s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(pos.Side(), c.move)), Prob: float32(c.n) / float32(total)})
+		}
+	}
+	return s
 }
 
 func sign(c board.Color) int {
