@@ -14,6 +14,7 @@ import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
+	"github.com/twofold-chess/twofold/timeman"
 )
 
 // DefaultDepth is the depth "engine bench" and the UCI "bench" use.
@@ -115,12 +116,7 @@ type Report struct {
 }
 
 // NPS returns the nodes per second.
-func (r Report) NPS() uint64 {
-	if r.Elapsed <= 0 {
-		return 0
-	}
-	return uint64(float64(r.Nodes) / r.Elapsed.Seconds())
-}
+func (r Report) NPS() uint64 { return timeman.NPS(r.Nodes, r.Elapsed) }
 
 // Run searches every position to depth with one thread and a fresh table,
 // printing a line per position, then the totals as Stockfish does, and as

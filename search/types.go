@@ -55,12 +55,7 @@ type Info struct {
 }
 
 // NPS returns the nodes per second of the report.
-func (i Info) NPS() uint64 {
-	if i.Time <= 0 {
-		return 0
-	}
-	return uint64(float64(i.Nodes) / i.Time.Seconds())
-}
+func (i Info) NPS() uint64 { return timeman.NPS(i.Nodes, i.Time) }
 
 // Result is the outcome of a search.
 type Result struct {

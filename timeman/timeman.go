@@ -110,3 +110,12 @@ func (c *Clock) Soft() time.Duration { return time.Duration(c.soft.Load()) }
 
 // Hard is the hard limit (0 = none): the search must stop by then.
 func (c *Clock) Hard() time.Duration { return time.Duration(c.hard.Load()) }
+
+// NPS is nodes per second over elapsed (0 before any time has passed), for
+// the "nps" of info lines and bench reports.
+func NPS(nodes uint64, elapsed time.Duration) uint64 {
+	if elapsed <= 0 {
+		return 0
+	}
+	return uint64(float64(nodes) / elapsed.Seconds())
+}

@@ -44,3 +44,9 @@ func TestClockAllocation(t *testing.T) {
 	c.OnlyMove()
 	assert.LessOrEqual(t, c.soft.Load(), int64(20*time.Millisecond))
 }
+
+func TestNPS(t *testing.T) {
+	assert.Equal(t, uint64(0), NPS(100, 0), "no time yet")
+	assert.Equal(t, uint64(0), NPS(100, -time.Second))
+	assert.Equal(t, uint64(2000), NPS(1000, 500*time.Millisecond))
+}
