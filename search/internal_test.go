@@ -9,6 +9,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/sysmem"
 )
 
 func TestSEE(t *testing.T) {
@@ -140,6 +141,48 @@ func TestTTStoreProbe(t *testing.T) {
 	_, hit = tt.probe(other)
 	assert.False(t, hit)
 	assert.Equal(t, 0, tt.Hashfull())
+}
+
+// Clear changes the salt instead of zeroing: every entry stored before it is
+// a miss after it, entries stored after it hit, and Hashfull starts over.
+func TestTTClearIsASaltChange(t *testing.T) {
+	tt := NewTT(1)
+	tt.newSearch()
+	for round := 0; round < 3; round++ {
+		for k := uint64(1); k <= 2000; k++ {
+			tt.store(k*0x9E3779B97F4A7C15, board.NoMove, int(k%100), 0, 3, BoundExact)
+		}
+		assert.Greater(t, tt.Hashfull(), 0)
+		tt.Clear()
+		tt.newSearch()
+		for k := uint64(1); k <= 2000; k++ {
+			_, hit := tt.probe(k * 0x9E3779B97F4A7C15)
+			require.False(t, hit, "round %d key %d survived Clear", round, k)
+		}
+		assert.Equal(t, 0, tt.Hashfull())
+	}
+	tt.store(42, board.NoMove, 7, 0, 3, BoundExact)
+	d, hit := tt.probe(42)
+	require.True(t, hit)
+	assert.Equal(t, int16(7), d.score)
+}
+
+// A table the machine cannot hold is refused and the old one kept (Go
+// cannot recover from a failed allocation).
+func TestTTResizeRefusesWhatDoesNotFit(t *testing.T) {
+	if _, ok := sysmem.Available(); !ok {
+		t.Skip("this system does not report available memory")
+	}
+	tt := NewTT(1)
+	tt.store(42, board.NoMove, 7, 0, 3, BoundExact)
+	err := tt.Resize(1 << 30) // a petabyte
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "keeping 1 MB")
+	assert.Len(t, tt.buckets, 1<<20/32)
+	_, hit := tt.probe(42)
+	assert.True(t, hit, "the old table and its entries stay")
+	require.NoError(t, tt.Resize(2))
+	assert.Len(t, tt.buckets, 2<<20/32)
 }
 
 func TestTTHashfull(t *testing.T) {

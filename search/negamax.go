@@ -147,9 +147,11 @@ func isDraw(p *board.Position) bool {
 	return p.IsRepetition() || p.InsufficientMaterial() || (p.FiftyMoveRule() && !movegen.InCheck(p))
 }
 
-// stopped reports whether the search must unwind now. The first iteration
-// always completes, so even a search stopped at once returns a searched move.
-func (t *thread) stopped() bool { return t.completedDepth > 0 && t.s.stop.Load() }
+// stopped reports whether the search must unwind now. It holds inside the
+// first iteration too: in positions with many queens depth 1 alone can take
+// a minute, and stop and the clock must still be obeyed (the root moves are
+// legal, so whatever was reached is a legal answer).
+func (t *thread) stopped() bool { return t.s.stop.Load() }
 
 // enter starts a node: it clears the node's PV, counts it, checks the limits
 // every 1024 nodes and tracks the selective depth. It reports whether the

@@ -61,8 +61,9 @@ func (s *Searcher) SetOptions(o Options) {
 // Options returns the current options.
 func (s *Searcher) Options() Options { return s.opts }
 
-// SetHash resizes (and empties) the transposition table.
-func (s *Searcher) SetHash(mb int) { s.tt.Resize(mb) }
+// SetHash resizes (and empties) the transposition table; a size the machine
+// cannot hold is refused and the table kept.
+func (s *Searcher) SetHash(mb int) error { return s.tt.Resize(mb) }
 
 // Clear empties the transposition table and the history tables (new game).
 func (s *Searcher) Clear() {
@@ -290,6 +291,7 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.nodes = 0
 	t.published.Store(0)
 	t.completedDepth = 0
+	t.lastScore = 0
 	t.rootMoves = append(t.rootMoves[:0], root...)
 	for i := range t.stack {
 		t.stack[i].killers = [2]board.Move{}
@@ -339,7 +341,7 @@ func (t *thread) iterate() {
 				sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
 					return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
 				})
-				if s.stop.Load() && depth > 1 { // the first iteration always finishes
+				if s.stop.Load() {
 					break
 				}
 				if t.pvIdx == 0 {
@@ -358,11 +360,11 @@ func (t *thread) iterate() {
 			sort.SliceStable(t.rootMoves[:t.pvIdx+1], func(i, j int) bool {
 				return t.rootMoves[i].score > t.rootMoves[j].score
 			})
-			if s.stop.Load() && depth > 1 {
+			if s.stop.Load() {
 				break
 			}
 		}
-		if s.stop.Load() && depth > 1 {
+		if s.stop.Load() {
 			break
 		}
 		t.completedDepth = depth
@@ -454,7 +456,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 			}
 		}
 		p.Unmake()
-		if s.stop.Load() && depth > 1 {
+		if s.stop.Load() { // an interrupted move's score means nothing
 			return best
 		}
 		if i == t.pvIdx || score > alpha {

@@ -70,13 +70,16 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 			pos.Make(rm.move)
 			score := -t.search(-Infinity, Infinity, depth-1, 1, false)
 			pos.Unmake()
-			if s.stop.Load() && depth > 1 {
+			if s.stop.Load() {
 				break
 			}
 			rm.score, rm.selDepth = score, t.selDepth
 			rm.pvLen = t.extendPV(&rm.pv, rm.move, 0)
 		}
-		if s.stop.Load() && depth > 1 {
+		if s.stop.Load() {
+			if depth == 1 { // keep the moves scored before the stop, best first
+				sortRootMoves(t.rootMoves)
+			}
 			break
 		}
 		sortRootMoves(t.rootMoves)
@@ -90,7 +93,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 	best := t.rootMoves[0]
 	var near []rootMove
 	for _, rm := range t.rootMoves {
-		if rm.score >= best.score-st.Margin {
+		if rm.score >= best.score-st.Margin && (rm.score > -Infinity || len(near) == 0) {
 			near = append(near, rm)
 		}
 	}

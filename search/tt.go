@@ -1,9 +1,12 @@
 package search
 
 import (
+	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/sysmem"
 )
 
 // Bound tells how a stored score relates to the true value.
@@ -62,35 +65,71 @@ func unpack(v uint64) ttData {
 type TT struct {
 	buckets []ttBucket
 	age     uint8
+	// salt is xored into every key. Clear draws a new one, which turns every
+	// stored entry into a miss at once: zeroing gigabytes took seconds and
+	// held up the input loop (isready) after "ucinewgame".
+	salt   uint64
+	clears uint64
 }
 
-// NewTT returns a table of about mb megabytes (at least one bucket).
+const (
+	ttBucketBytes = 32
+	// memoryReserve is left to the rest of the process and the system when
+	// checking that a table fits.
+	memoryReserve = 256 << 20
+)
+
+// NewTT returns a table of about mb megabytes (at least one bucket), or a
+// 1 MB one if the machine cannot hold that.
 func NewTT(mb int) *TT {
 	t := &TT{}
-	t.Resize(mb)
+	if t.Resize(mb) != nil {
+		t.Resize(1)
+	}
 	return t
 }
 
 // Resize reallocates the table (emptying it) to about mb megabytes, rounded
-// down to a power of two number of buckets.
-func (t *TT) Resize(mb int) {
-	n := uint64(max(mb, 1)) << 20 / 32
+// down to a power of two number of buckets. A size the machine cannot hold
+// is refused with an error and the table is kept as it was: Go cannot
+// recover from a failed allocation.
+func (t *TT) Resize(mb int) error {
+	n := uint64(max(mb, 1)) << 20 / ttBucketBytes
 	size := uint64(1)
 	for size*2 <= n {
 		size *= 2
 	}
+	want, have := size*ttBucketBytes, uint64(len(t.buckets))*ttBucketBytes
+	if free, ok := sysmem.Available(); ok && want > have && want-have+memoryReserve > free {
+		return fmt.Errorf("%d MB do not fit in the %d MB of memory available; keeping %d MB",
+			mb, (free+have)>>20, have>>20)
+	}
+	if have > 64<<20 {
+		// Let the old table go before the new one is taken, so the two are
+		// never held at once.
+		t.buckets = nil
+		runtime.GC()
+	}
 	t.buckets = make([]ttBucket, size)
+	t.salt, t.age = 0, 0
+	return nil
 }
 
-// Clear empties the table.
+// Clear empties the table in constant time, by changing the salt.
 func (t *TT) Clear() {
-	for i := range t.buckets {
-		for j := range t.buckets[i] {
-			t.buckets[i][j].check.Store(0)
-			t.buckets[i][j].data.Store(0)
-		}
-	}
-	t.age = 0
+	t.clears++
+	t.salt = splitmix64(t.clears)
+	// Entries of the old salt are misses now; aging them makes them the
+	// first to be replaced and keeps them out of Hashfull.
+	t.age = (t.age + 1) & 63
+}
+
+// splitmix64 is Vigna's mixer: distinct inputs give unrelated salts.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // newSearch ages the entries of earlier searches so they are replaced first.
@@ -102,6 +141,7 @@ func (t *TT) bucket(key uint64) *ttBucket {
 
 // probe returns the entry stored for key, if any.
 func (t *TT) probe(key uint64) (ttData, bool) {
+	key ^= t.salt
 	b := t.bucket(key)
 	for i := range b {
 		d := b[i].data.Load()
@@ -115,6 +155,7 @@ func (t *TT) probe(key uint64) (ttData, bool) {
 // store saves a search result. Within the bucket it overwrites the same
 // position, else the entry that is oldest and shallowest.
 func (t *TT) store(key uint64, move board.Move, score, eval, depth int, bound Bound) {
+	key ^= t.salt
 	b := t.bucket(key)
 	victim := &b[0]
 	worst := 1 << 30

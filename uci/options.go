@@ -66,7 +66,9 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 func options() []*option {
 	return append([]*option{
 		{name: "Hash", kind: "spin", def: "16", min: 1, max: 65536, apply: func(e *Engine, v string) error {
-			e.searcher.SetHash(atoi(v))
+			if err := e.searcher.SetHash(atoi(v)); err != nil {
+				return fmt.Errorf("Hash: %v", err)
+			}
 			return nil
 		}},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
