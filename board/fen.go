@@ -29,6 +29,12 @@ func StartPosition() *Position {
 	return p
 }
 
+// MaxFENCounter bounds the halfmove clock and fullmove number a FEN may
+// give. No game comes near it, and it keeps the counters far from overflow
+// however many moves follow (9223372036854775807 used to wrap negative).
+// FEN writes larger counters as this, so what it writes always parses.
+const MaxFENCounter = 1_000_000_000
+
 // ParseFEN reads a position from Forsyth-Edwards Notation. The two clock
 // fields may be left out together (EPD style); they then default to "0 1".
 // Castling accepts KQkq, Shredder-FEN rook files (HAha) and X-FEN (KQkq for
@@ -147,12 +153,12 @@ func ParseFEN(fen string) (*Position, error) {
 	}
 
 	half, err := strconv.Atoi(fields[4])
-	if err != nil || half < 0 || fields[4][0] == '+' {
-		return fail("halfmove clock", "want a non-negative integer, got %q", fields[4])
+	if err != nil || half < 0 || half > MaxFENCounter || fields[4][0] == '+' {
+		return fail("halfmove clock", "want an integer from 0 to %d, got %q", MaxFENCounter, fields[4])
 	}
 	full, err := strconv.Atoi(fields[5])
-	if err != nil || full < 1 || fields[5][0] == '+' {
-		return fail("fullmove number", "want a positive integer, got %q", fields[5])
+	if err != nil || full < 1 || full > MaxFENCounter || fields[5][0] == '+' {
+		return fail("fullmove number", "want an integer from 1 to %d, got %q", MaxFENCounter, fields[5])
 	}
 	p.halfmove, p.fullmove = half, full
 	p.chess960 = !p.standardCastling()
@@ -283,6 +289,6 @@ func (p *Position) FEN() string {
 		}
 		b.WriteByte(ch)
 	}
-	fmt.Fprintf(&b, " %s %d %d", p.ep, p.halfmove, p.fullmove)
+	fmt.Fprintf(&b, " %s %d %d", p.ep, min(p.halfmove, MaxFENCounter), min(p.fullmove, MaxFENCounter))
 	return b.String()
 }

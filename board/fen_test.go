@@ -281,6 +281,9 @@ func TestParseFENRejects(t *testing.T) {
 		{"fullmove -2", k + " w - - 0 -2", "fullmove number"},
 		{"fullmove +1", k + " w - - 0 +1", "fullmove number"},
 		{"fullmove overflow", k + " w - - 0 99999999999999999999", "fullmove number"},
+		{"fullmove near int64 max", k + " w - - 0 9223372036854775807", "fullmove number"},
+		{"fullmove over the bound", k + " w - - 0 1000000001", "fullmove number"},
+		{"halfmove near int64 max", k + " w - - 9223372036854775807 1", "halfmove clock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -350,4 +353,21 @@ func FuzzParseFEN(f *testing.F) {
 			t.Fatalf("FEN not canonical: %q -> %q -> %q", fen, out, q.FEN())
 		}
 	})
+}
+
+// The clocks sit at the bound after any number of moves, and what FEN writes
+// then still parses (a fullmove of 9223372036854775807 used to wrap negative
+// after one Black move and the FEN printed by "d" was rejected).
+func TestFENCountersStayBounded(t *testing.T) {
+	const top = "1000000000"
+	p, err := board.ParseFEN("4k3/8/8/8/8/8/8/4K2R b K - " + top + " " + top)
+	require.NoError(t, err)
+	for _, m := range []board.Move{board.NewMove(board.E8, board.D8), board.NewMove(board.E1, board.F1)} {
+		p.Make(m)
+		q, err := board.ParseFEN(p.FEN())
+		require.NoError(t, err, p.FEN())
+		assert.Equal(t, p.Key(), q.Key())
+		assert.Positive(t, p.FullmoveNumber())
+	}
+	assert.True(t, strings.HasSuffix(p.FEN(), " "+top+" "+top), p.FEN())
 }
