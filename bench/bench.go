@@ -6,6 +6,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -120,13 +121,24 @@ func (r Report) NPS() uint64 { return timeman.NPS(r.Nodes, r.Elapsed) }
 
 // Run searches every position to depth with one thread and a fresh table,
 // printing a line per position, then the totals as Stockfish does, and as
-// its last line "N nodes M nps" (the OpenBench convention).
-func Run(w io.Writer, depth int) Report {
+// its last line "N nodes M nps" (the OpenBench convention). Cancelling ctx
+// stops it within milliseconds: it then returns ctx's error and prints no
+// totals (a partial signature would look like a real one).
+func Run(ctx context.Context, w io.Writer, depth int) (Report, error) {
 	var rep Report
 	for i, p := range Positions() {
 		s := search.New(16, search.Options{Threads: 1})
 		start := time.Now()
-		res := s.Search(p, search.Limits{Depth: depth}, nil)
+		done := make(chan search.Result, 1)
+		s.Go(p, search.Limits{Depth: depth}, nil, func(r search.Result) { done <- r })
+		var res search.Result
+		select {
+		case res = <-done:
+		case <-ctx.Done():
+			s.Stop()
+			<-done
+			return rep, ctx.Err()
+		}
 		el := time.Since(start)
 		rep.Nodes += res.Nodes
 		rep.Elapsed += el
@@ -136,5 +148,5 @@ func Run(w io.Writer, depth int) Report {
 	fmt.Fprintf(w, "\n===========================\nTotal time (ms) : %d\nNodes searched  : %d\nNodes/second    : %d\n",
 		rep.Elapsed.Milliseconds(), rep.Nodes, rep.NPS())
 	fmt.Fprintf(w, "%d nodes %d nps\n", rep.Nodes, rep.NPS())
-	return rep
+	return rep, nil
 }

@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,7 +49,8 @@ var lastLine = regexp.MustCompile(`^(\d+) nodes (\d+) nps$`)
 func TestRunIsDeterministic(t *testing.T) {
 	run := func() (bench.Report, []string) {
 		var buf bytes.Buffer
-		rep := bench.Run(&buf, 3)
+		rep, err := bench.Run(context.Background(), &buf, 3)
+		require.NoError(t, err)
 		return rep, strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 	}
 	rep1, out1 := run()
@@ -96,7 +98,8 @@ func TestRunIsDeterministic(t *testing.T) {
 
 	// A deeper bench searches more.
 	var buf bytes.Buffer
-	rep := bench.Run(&buf, 4)
+	rep, err := bench.Run(context.Background(), &buf, 4)
+	require.NoError(t, err)
 	assert.Greater(t, rep.Nodes, rep1.Nodes)
 }
 

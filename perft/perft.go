@@ -7,6 +7,7 @@ package perft
 import (
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -25,13 +26,14 @@ func Count(p *board.Position, depth int) uint64 {
 		depth = maxDepth
 	}
 	var lists [maxDepth]movegen.MoveList
-	return count(p, depth, lists[:depth])
+	return count(p, depth, lists[:depth], nil)
 }
 
 // count recurses with one preallocated move list per ply; at depth 1 the
 // number of legal moves is the answer (bulk counting), as every legal move
-// leads to exactly one leaf.
-func count(p *board.Position, depth int, lists []movegen.MoveList) uint64 {
+// leads to exactly one leaf. A set stop (nil: none) ends it early; it is
+// read only at depth 3 and up, where it costs nothing measurable.
+func count(p *board.Position, depth int, lists []movegen.MoveList, stop *atomic.Bool) uint64 {
 	ml := &lists[0]
 	movegen.Legal(p, ml)
 	if depth == 1 {
@@ -39,8 +41,11 @@ func count(p *board.Position, depth int, lists []movegen.MoveList) uint64 {
 	}
 	var nodes uint64
 	for _, m := range ml.Moves() {
+		if depth >= 3 && stop != nil && stop.Load() {
+			break
+		}
 		p.Make(m)
-		nodes += count(p, depth-1, lists[1:])
+		nodes += count(p, depth-1, lists[1:], stop)
 		p.Unmake()
 	}
 	return nodes
@@ -65,16 +70,29 @@ func Divide(p *board.Position, depth int) []MoveCount {
 	return out
 }
 
-// WriteDivide runs Divide and prints it as Stockfish does for "go perft":
-// one "move: nodes" line per root move, a blank line, then
+// WriteDivide prints a divide as Stockfish does for "go perft": one
+// "move: nodes" line per root move as it is counted, a blank line, then
 // "Nodes searched: N". Castling is written as p.Chess960() asks. It returns
-// the total.
-func WriteDivide(w io.Writer, p *board.Position, depth int) uint64 {
-	var total uint64
-	for _, mc := range Divide(p, depth) {
-		fmt.Fprintf(w, "%s: %d\n", mc.Move.UCI(p.Chess960()), mc.Nodes)
-		total += mc.Nodes
+// the total. Setting stop (nil: never) ends it early: the move being counted
+// and the total line are then left out and complete is false.
+func WriteDivide(w io.Writer, p *board.Position, depth int, stop *atomic.Bool) (total uint64, complete bool) {
+	depth = min(max(depth, 1), maxDepth)
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	var lists [maxDepth]movegen.MoveList
+	for _, m := range ml.Moves() {
+		p.Make(m)
+		n := uint64(1)
+		if depth > 1 {
+			n = count(p, depth-1, lists[:depth-1], stop)
+		}
+		p.Unmake()
+		if stop != nil && stop.Load() {
+			return total, false
+		}
+		fmt.Fprintf(w, "%s: %d\n", m.UCI(p.Chess960()), n)
+		total += n
 	}
 	fmt.Fprintf(w, "\nNodes searched: %d\n", total)
-	return total
+	return total, true
 }

@@ -160,6 +160,9 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 	s.waitUntilReleased(lim)
 	s.stop.Store(true)
 	wg.Wait()
+	if main.completedDepth == 0 {
+		main.rankUnfinishedFirstIteration()
+	}
 
 	best := main.rootMoves[0]
 	score := best.score
@@ -173,6 +176,35 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 		res.Ponder = s.legalOrNone(p, best.move, d.move)
 	}
 	return res
+}
+
+// rankUnfinishedFirstIteration orders the root moves when a stop or a limit
+// cut the first iteration short (stop is obeyed inside it): moves it scored
+// keep their scores, the others get a one-ply static score (mate and
+// stalemate seen), so the answer is a sensible move (a mate in one, not the
+// first move generated) and costs well under a millisecond.
+func (t *thread) rankUnfinishedFirstIteration() {
+	p := t.pos
+	for i := range t.rootMoves {
+		rm := &t.rootMoves[i]
+		if rm.score > -Infinity {
+			continue
+		}
+		p.Make(rm.move)
+		var replies movegen.MoveList
+		movegen.Legal(p, &replies)
+		switch {
+		case replies.Len() == 0 && movegen.InCheck(p):
+			rm.score = MateScore - 1
+		case replies.Len() == 0 || isDraw(p):
+			rm.score = 0
+		default:
+			rm.score = -eval.Evaluate(p)
+		}
+		p.Unmake()
+		rm.pv[0], rm.pvLen = rm.move, 1
+	}
+	sort.SliceStable(t.rootMoves, func(i, j int) bool { return t.rootMoves[i].score > t.rootMoves[j].score })
 }
 
 // waitUntilReleased holds the result of an infinite or ponder search until

@@ -584,7 +584,7 @@ func TestInfoNPS(t *testing.T) {
 
 // Go sets the search up before it returns: a Stop or PonderHit right after
 // it is never lost. A search stopped before its first iteration ends still
-// answers with a legal move.
+// answers with a sensible move: here the mate in one.
 func TestGoThenStopAtOnce(t *testing.T) {
 	s := search.New(16, search.Options{Threads: 2})
 	p := pos(t, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
@@ -593,7 +593,8 @@ func TestGoThenStopAtOnce(t *testing.T) {
 		s.Go(p, search.Limits{Infinite: true}, nil, func(r search.Result) { done <- r })
 		s.Stop()
 		res := await(t, s, done, 5*time.Second)
-		assert.True(t, isLegal(p, res.Best))
+		assert.Equal(t, mv(t, p, "d1d8"), res.Best)
+		assert.Equal(t, 1, search.MateIn(res.Score))
 	}
 	for i := 0; i < 10; i++ {
 		done := make(chan search.Result, 1)

@@ -77,8 +77,8 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 			rm.pvLen = t.extendPV(&rm.pv, rm.move, 0)
 		}
 		if s.stop.Load() {
-			if depth == 1 { // keep the moves scored before the stop, best first
-				sortRootMoves(t.rootMoves)
+			if depth == 1 {
+				t.rankUnfinishedFirstIteration()
 			}
 			break
 		}
@@ -93,7 +93,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 	best := t.rootMoves[0]
 	var near []rootMove
 	for _, rm := range t.rootMoves {
-		if rm.score >= best.score-st.Margin && (rm.score > -Infinity || len(near) == 0) {
+		if rm.score >= best.score-st.Margin {
 			near = append(near, rm)
 		}
 	}

@@ -4,6 +4,7 @@
 package timeman
 
 import (
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -55,18 +56,28 @@ func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now 
 		if mtg <= 0 || mtg > 35 {
 			mtg = 35 // sudden death: plan for about 35 more moves
 		}
-		usable := max(left-overhead-clockReserve, time.Millisecond)
-		base := usable/time.Duration(mtg) + inc*3/4
-		soft = base * 6 / 10
-		hard = min(base*4, time.Duration(float64(usable)*maxShareOfClock))
+		// In float64, so absurd clocks and increments (up to 2^63 ns)
+		// saturate instead of wrapping negative ("no limit").
+		usable := float64(max(left-overhead-clockReserve, time.Millisecond))
+		base := usable/float64(mtg) + float64(inc)*3/4
+		softF := base * 6 / 10
+		hardF := min(base*4, usable*maxShareOfClock)
 		if mtg == 1 {
-			hard = min(usable*8/10, hard*2)
+			hardF = min(usable*8/10, hardF*2)
 		}
-		hard = max(hard, time.Millisecond)
-		soft = max(min(soft, hard), time.Millisecond)
+		hard = max(duration(hardF), time.Millisecond)
+		soft = max(min(duration(softF), hard), time.Millisecond)
 	}
 	c.soft.Store(int64(soft))
 	c.hard.Store(int64(hard))
+}
+
+// duration converts nanoseconds to a Duration, saturating at its maximum.
+func duration(ns float64) time.Duration {
+	if ns >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }
 
 // OnlyMove cuts the soft limit when there is a single legal move.

@@ -1,6 +1,7 @@
 package timeman
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -43,6 +44,33 @@ func TestClockAllocation(t *testing.T) {
 	c.Start(lim, 0, board.White, now)
 	c.OnlyMove()
 	assert.LessOrEqual(t, c.soft.Load(), int64(20*time.Millisecond))
+}
+
+// Absurd clocks and increments saturate: the limits stay positive (a
+// negative one read as "no limit" and the search never stopped).
+func TestClockSaturates(t *testing.T) {
+	const huge = time.Duration(math.MaxInt64)
+	for _, c := range []struct {
+		name string
+		lim  Limits
+	}{
+		{"huge clock", Limits{Time: [2]time.Duration{huge, huge}}},
+		{"huge increment", Limits{Time: [2]time.Duration{time.Second, time.Second}, Inc: [2]time.Duration{huge, huge}}},
+		{"both, one move to go", Limits{Time: [2]time.Duration{huge, huge}, Inc: [2]time.Duration{huge, huge}, MovesToGo: 1}},
+		{"huge movetime", Limits{MoveTime: huge}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var clk Clock
+			clk.Start(c.lim, 10*time.Millisecond, board.White, time.Now())
+			assert.Positive(t, clk.Hard())
+			assert.GreaterOrEqual(t, clk.Hard(), clk.Soft())
+			assert.False(t, clk.HardStop())
+		})
+	}
+	// The smallest clock (what "wtime 0" becomes) means move now.
+	var clk Clock
+	clk.Start(Limits{Time: [2]time.Duration{time.Nanosecond, time.Nanosecond}}, 10*time.Millisecond, board.White, time.Now())
+	assert.Equal(t, time.Millisecond, clk.Hard())
 }
 
 func TestNPS(t *testing.T) {

@@ -1,10 +1,13 @@
 package uci
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
@@ -33,7 +36,7 @@ func (e *Engine) goCommand(args []string) {
 	opts.Strength = e.strength()
 	e.searcher.SetOptions(opts)
 	e.active = e.searcher
-	e.busy = true
+	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
 	e.searching.Add(1)
 	// Go sets the search up before it returns, so a "stop" or "ponderhit"
 	// read right after this "go" reaches the search instead of being lost.
@@ -41,6 +44,13 @@ func (e *Engine) goCommand(args []string) {
 		defer e.searching.Done()
 		e.sendBestMove(pos, res.Best, res.Ponder)
 	})
+}
+
+// endsByItself reports whether a search with these limits ends without a
+// stop: not infinite or pondering, and limited by depth, nodes, time or clock.
+func endsByItself(lim search.Limits, side board.Color) bool {
+	return !lim.Infinite && !lim.Ponder &&
+		(lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 || lim.Time[side] > 0)
 }
 
 // sendBestMove writes the "bestmove" line ("0000" when there is no move).
@@ -55,6 +65,9 @@ func (e *Engine) sendBestMove(pos *board.Position, best, ponder board.Move) {
 	}
 }
 
+// maxProblems is how many problems of one "go" line are listed.
+const maxProblems = 5
+
 // parseGo reads the parameters of "go". Malformed parts are reported in the
 // error but skipped, so the search still runs (a GUI always gets a bestmove).
 func parseGo(p *board.Position, args []string) (search.Limits, error) {
@@ -66,12 +79,30 @@ func parseGo(p *board.Position, args []string) (search.Limits, error) {
 			return 0, false
 		}
 		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			err = nil // n is already saturated at the int64 bound
+		}
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %q is not a whole number", args[i], args[i+1]))
+			problems = append(problems, fmt.Sprintf("%s: %q is not a whole number", args[i], clip(args[i+1], 40)))
 		}
 		return n, err == nil
 	}
-	ms := func(n int64) time.Duration { return time.Duration(max(n, 0)) * time.Millisecond }
+	// Times saturate instead of wrapping: 9223372036855 ms used to overflow
+	// into a negative duration (no limit) or a few milliseconds.
+	ms := func(n int64) time.Duration {
+		if n > math.MaxInt64/int64(time.Millisecond) {
+			return math.MaxInt64
+		}
+		return time.Duration(max(n, 0)) * time.Millisecond
+	}
+	// A clock at or below zero (a flag about to fall, a GUI's rounding) means
+	// "move now": the smallest clock there is, as 0 itself reads as no clock.
+	clock := func(n int64) time.Duration {
+		if n <= 0 {
+			return time.Nanosecond
+		}
+		return ms(n)
+	}
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "infinite":
@@ -86,21 +117,21 @@ func parseGo(p *board.Position, args []string) (search.Limits, error) {
 			}
 			switch args[i-1] {
 			case "wtime":
-				lim.Time[board.White] = ms(n)
+				lim.Time[board.White] = clock(n)
 			case "btime":
-				lim.Time[board.Black] = ms(n)
+				lim.Time[board.Black] = clock(n)
 			case "winc":
 				lim.Inc[board.White] = ms(n)
 			case "binc":
 				lim.Inc[board.Black] = ms(n)
 			case "movestogo":
-				lim.MovesToGo = int(max(n, 0))
+				lim.MovesToGo = int(min(max(n, 0), math.MaxInt32))
 			case "depth":
-				lim.Depth = int(max(n, 1))
+				lim.Depth = int(min(max(n, 1), math.MaxInt32))
 			case "nodes":
 				lim.Nodes = uint64(max(n, 1))
 			case "mate":
-				lim.Mate = int(max(n, 1))
+				lim.Mate = int(min(max(n, 1), math.MaxInt32))
 			case "movetime":
 				lim.MoveTime = ms(max(n, 1))
 			}
@@ -117,6 +148,9 @@ func parseGo(p *board.Position, args []string) (search.Limits, error) {
 		default:
 			problems = append(problems, fmt.Sprintf("unknown parameter %q", args[i]))
 		}
+	}
+	if len(problems) > maxProblems { // a megabyte of bad moves is one message, not thousands
+		problems = append(problems[:maxProblems], fmt.Sprintf("and %d more", len(problems)-maxProblems))
 	}
 	if len(problems) > 0 {
 		return lim, fmt.Errorf("%s (ignored)", strings.Join(problems, "; "))
@@ -144,11 +178,14 @@ func (e *Engine) goPerft(args []string) {
 		e.send("info string go perft: depth must be a whole number from 1 to 20, got %q", args[0])
 		return
 	}
-	e.outMu.Lock()
-	defer e.outMu.Unlock()
-	perft.WriteDivide(e.out, e.pos, depth)
-	e.out.WriteByte('\n')
-	e.out.Flush()
+	pos := e.pos.Clone()
+	e.background(func(ctx context.Context, stop *atomic.Bool) {
+		if total, complete := perft.WriteDivide(e.lines(), pos, depth, stop); !complete {
+			e.send("info string go perft: stopped after %d nodes", total)
+		} else {
+			e.send("")
+		}
+	})
 }
 
 // sendInfo formats a search report as an "info" line.

@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func (e *Engine) goMCTS(pos *board.Position, lim timeman.Limits) {
 	s := e.mcts.searcher
 	s.SetOptions(e.mctsOptions())
 	e.active = s
-	e.busy = true
+	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
 	e.searching.Add(1)
 	s.Go(pos, lim, func(info azero.Info) { e.sendMCTSInfo(pos, info) }, func(res azero.Result) {
 		defer e.searching.Done()
@@ -123,9 +124,12 @@ func (e *Engine) sendMCTSInfo(pos *board.Position, info azero.Info) {
 }
 
 // floatOption parses a real-valued option (shown as type string, as Lc0 does).
+// The range test is written so that NaN fails it (every comparison with NaN
+// is false); ParseFloat also accepts "inf" and "infinity", refused here
+// even where the range would be unbounded.
 func floatOption(name, v string, lo, hi float64) (float64, error) {
 	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || x < lo || x > hi {
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || !(x >= lo && x <= hi) {
 		return 0, fmt.Errorf("%s wants a number from %g to %g, got %q", name, lo, hi, v)
 	}
 	return x, nil
@@ -167,6 +171,12 @@ func mctsOptionList() []*option {
 		}},
 		{name: "NNCacheSize", kind: "spin", def: strconv.Itoa(d.CacheSize), min: 0, max: 50_000_000, apply: func(e *Engine, v string) error {
 			e.mcts.opts.CacheSize = atoi(v)
+			return nil
+		}},
+		// Lc0's name. No 0 for "no limit": an unbounded tree is what ran
+		// machines out of memory under "go infinite".
+		{name: "RamLimitMb", kind: "spin", def: strconv.Itoa(d.RamLimitMB), min: 1, max: 65536, apply: func(e *Engine, v string) error {
+			e.mcts.opts.RamLimitMB = atoi(v)
 			return nil
 		}},
 	}

@@ -6,11 +6,15 @@ package uci
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
@@ -48,8 +52,9 @@ type Engine struct {
 		PonderHit()
 	}
 
-	searching sync.WaitGroup // the running search, if any
-	busy      bool           // a search was started and not yet waited for
+	searching    sync.WaitGroup // the running search, if any
+	busy         bool           // a search was started and not yet waited for
+	endsByItself bool           // the running command has a limit (the end of input waits for it)
 }
 
 // New returns an engine that writes its answers to out, set to the start position.
@@ -68,18 +73,64 @@ func New(out io.Writer) *Engine {
 	return e
 }
 
+// Input bounds: a line up to maxLine bytes is read whole (a "position ...
+// moves" line of the longest legal game is far shorter); a longer one is
+// read through and skipped with a message, so no line can end the loop or
+// grow memory without bound. Messages quote at most maxMessage bytes of it.
+const (
+	maxLine    = 4 << 20
+	maxMessage = 1000
+)
+
 // Run reads commands line by line until "quit" or the end of input, then
 // stops any search (its bestmove is still written) and returns.
 func (e *Engine) Run(in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024) // long "position ... moves" lines
+	r := bufio.NewReaderSize(in, 64*1024)
 	defer e.stopSearch()
-	for sc.Scan() {
-		if !e.Execute(sc.Text()) {
+	for {
+		line, skipped, err := readLine(r)
+		if skipped > 0 {
+			e.send("info string line of %d bytes skipped: lines may be at most %d bytes", skipped, maxLine)
+		} else if (err == nil || line != "") && !e.Execute(line) {
 			return nil
 		}
+		if err == io.EOF {
+			// "echo 'go depth 12' | engine" wants its answer: what ends by
+			// itself (a limited search, perft, bench) runs to its end; an
+			// infinite or ponder search is stopped (and quit stops all).
+			if e.busy && e.endsByItself {
+				e.searching.Wait()
+				e.busy = false
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return sc.Err()
+}
+
+// readLine reads one line without its end. A line over maxLine is consumed
+// and dropped: skipped is then its length.
+func readLine(r *bufio.Reader) (line string, skipped int, err error) {
+	var buf []byte
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= maxLine+1 { // +1: the newline
+			buf = append(buf, chunk...)
+		} else {
+			buf = nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n > maxLine+1 || (n == maxLine+1 && err != nil) {
+			return "", n, err
+		}
+		return strings.TrimRight(string(buf), "\r\n"), 0, err
+	}
 }
 
 // Execute runs one command line and reports whether the session goes on
@@ -88,7 +139,7 @@ func (e *Engine) Run(in io.Reader) error {
 func (e *Engine) Execute(line string) (goOn bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			e.send("info string internal error on %q: %v", line, r)
+			e.send("info string internal error on %q: %v", clip(line, 200), r)
 			goOn = true
 		}
 	}()
@@ -146,12 +197,30 @@ func (e *Engine) Execute(line string) (goOn bool) {
 }
 
 // send writes one line and flushes it, so a GUI on a pipe sees it at once.
+// An "info string" is cut to maxMessage bytes: messages quote the input,
+// and a megabyte of bad moves must not come back as 22 MB of complaint.
 func (e *Engine) send(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if len(line) > maxMessage && strings.HasPrefix(line, "info string ") {
+		line = clip(line, maxMessage)
+	}
 	e.outMu.Lock()
 	defer e.outMu.Unlock()
-	fmt.Fprintf(e.out, format, args...)
+	e.out.WriteString(line)
 	e.out.WriteByte('\n')
 	e.out.Flush()
+}
+
+// clip cuts s to about n bytes, on a rune boundary, saying how much it cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 // stopSearch stops a running search and waits for its bestmove to be written.
@@ -289,10 +358,61 @@ func (e *Engine) bench(args []string) {
 			return
 		}
 	}
-	e.outMu.Lock()
-	defer e.outMu.Unlock()
-	bench.Run(e.out, depth)
-	e.out.Flush()
+	e.background(func(ctx context.Context, _ *atomic.Bool) {
+		if _, err := bench.Run(ctx, e.lines(), depth); err != nil {
+			e.send("info string bench: stopped")
+		}
+	})
+}
+
+// background runs a long command ("go perft", "bench") beside the input
+// loop, as a search runs: isready is still answered, and stop, a new
+// command that needs the engine, or quit ends it.
+func (e *Engine) background(run func(ctx context.Context, stop *atomic.Bool)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &job{cancel: cancel}
+	e.active = j
+	e.busy, e.endsByItself = true, true
+	e.searching.Add(1)
+	go func() {
+		defer e.searching.Done()
+		defer cancel()
+		run(ctx, &j.stop)
+	}()
+}
+
+// job is the handle of a background command.
+type job struct {
+	cancel context.CancelFunc
+	stop   atomic.Bool
+}
+
+func (j *job) Stop() {
+	j.stop.Store(true)
+	j.cancel()
+}
+
+func (j *job) PonderHit() {}
+
+// lines returns a writer that sends each line written to it (for output
+// produced by other packages), so it interleaves whole with other lines.
+func (e *Engine) lines() io.Writer { return &lineWriter{e: e} }
+
+type lineWriter struct {
+	e       *Engine
+	pending []byte
+}
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.pending = append(w.pending, b...)
+	for {
+		i := bytes.IndexByte(w.pending, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		w.e.send("%s", w.pending[:i])
+		w.pending = w.pending[i+1:]
+	}
 }
 
 func msec(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -57,7 +58,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":
-		bench.Run(stdout, *depth)
+		bench.Run(context.Background(), stdout, *depth) // cannot fail: nothing cancels it
 		return 0
 	case "mcts", "MCTS":
 	default:

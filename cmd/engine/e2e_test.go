@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -381,7 +382,8 @@ func TestBenchSubcommand(t *testing.T) {
 	m := regexp.MustCompile(`^(\d+) nodes \d+ nps$`).FindStringSubmatch(last)
 	require.NotNil(t, m, "last line %q", last)
 	// The same signature as the package computes in-process.
-	rep := bench.Run(io.Discard, 3)
+	rep, err := bench.Run(context.Background(), io.Discard, 3)
+	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(rep.Nodes), m[1])
 	assert.Empty(t, errOut.String())
 }

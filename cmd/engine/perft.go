@@ -70,7 +70,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	var nodes uint64
 	if *divide {
-		nodes = perft.WriteDivide(stdout, p, *depth)
+		nodes, _ = perft.WriteDivide(stdout, p, *depth, nil)
 	} else {
 		nodes = perft.Count(p, *depth)
 		fmt.Fprintf(stdout, "Nodes searched: %d\n", nodes)
