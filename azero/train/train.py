@@ -50,13 +50,26 @@ over the ranks. A SIGINT/SIGTERM on any rank stops all ranks after the same step
 (torchrun forwards signals to the workers and kills them 30 s later). Without
 WORLD_SIZE, or with WORLD_SIZE=1, no process group is created.
 
-Exit codes: 0 ok, 2 no usable chunks / bad arguments, 130 interrupted (checkpoint saved).
+Non-finite values: a loss that is NaN or infinite (e.g. --lr far too high), weights or
+BatchNorm statistics that are, or network outputs on a batch of the window that are, stop
+the trainer with exit code 3 before it writes anything: the checkpoint stays at its last
+finite save and nothing is exported, so a diverged network never reaches gating or
+self-play. A checkpoint that already holds non-finite weights is refused the same way.
+
+--exit-with-parent (the loop passes it) makes the trainer exit at once when its parent
+process dies, so it cannot keep writing the checkpoint that a restarted loop trains on;
+on Linux the loop also has the kernel kill it (parent-death signal).
+
+Exit codes: 0 ok, 2 no usable chunks / bad arguments, 3 non-finite loss, weights or outputs
+(nothing saved or exported), 130 interrupted (checkpoint saved).
 """
 
 import argparse
+import math
 import os
 import signal
 import sys
+import threading
 import time
 
 import numpy as np
@@ -70,6 +83,8 @@ from model import Net, count_parameters
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
+EXIT_DIVERGED = 3
+FINITE_CHECK_SAMPLES = 64
 
 
 # Rank of this process in a torchrun job (0 when not distributed); only rank 0 logs
@@ -104,6 +119,8 @@ def parse_args(argv):
     ap.add_argument("--checkpoint-every", type=int, default=100)
     ap.add_argument("--init-only", action="store_true",
                     help="create a fresh checkpoint (and --export) without training")
+    ap.add_argument("--exit-with-parent", action="store_true",
+                    help="exit at once when the parent process dies (the training loop sets it)")
     args = ap.parse_args(argv)
     for name in ("steps", "window", "window_samples", "threads"):
         if getattr(args, name) < 0:
@@ -112,6 +129,48 @@ def parse_args(argv):
         if getattr(args, name) < 1:
             ap.error("--%s must be >= 1" % name.replace("_", "-"))
     return args
+
+
+def exit_with_parent(interval=0.5):
+    """Exit (without saving) as soon as the parent process is gone.
+
+    Belt and braces for the loop's parent-death signal (Linux only, and racy in the
+    instant after fork): an orphaned trainer would go on writing the checkpoint that a
+    restarted loop's new trainer reads and writes too. The watch is a daemon thread
+    polling os.getppid(), which changes when the parent dies and we are reparented."""
+    ppid = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            if os.getppid() != ppid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def nonfinite_tensors(model):
+    """Names of the parameters and buffers (BatchNorm statistics) holding NaN or inf."""
+    bad = []
+    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
+        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            bad.append(name)
+    return bad
+
+
+def nonfinite_outputs(model, planes):
+    """None, or what is non-finite in the eval-mode outputs for planes (what ONNX computes)."""
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            logits, value = model(planes)
+    finally:
+        model.train(was_training)
+    for name, t in (("policy", logits), ("value", value)):
+        if not bool(torch.isfinite(t).all()):
+            return "%s output on the window's first %d samples" % (name, len(planes))
+    return None
 
 
 def make_optimizer(model, lr, l2):
@@ -252,6 +311,12 @@ class Distributed:
         dist.all_reduce(t, op=op or dist.ReduceOp.SUM)
         return t.tolist()
 
+    def any(self, flag):
+        """True on every rank when flag is true on some rank."""
+        if not self.enabled:
+            return bool(flag)
+        return self.all_reduce([1.0 if flag else 0.0])[0] > 0
+
     def close(self):
         if self.enabled and dist.is_initialized():
             dist.destroy_process_group()
@@ -297,6 +362,8 @@ def losses(model, planes, policy_target, value_target):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.exit_with_parent:
+        exit_with_parent()
     if args.threads:
         torch.set_num_threads(args.threads)
     ddp, device = setup_distributed(args)
@@ -339,6 +406,11 @@ def run_training(args, ddp, device):
     log("%s %dx%d net (%d parameters) at step %d on %s"
         % ("created" if created else "resumed", net.blocks, net.channels,
            count_parameters(net), step, device))
+    bad = nonfinite_tensors(net)
+    if bad:  # the same checkpoint on every rank, so every rank returns here
+        log("error: %s holds non-finite values (%s); restore an earlier checkpoint (the training "
+            "loop keeps one per iteration as nets/iter-NNNN.pt)" % (ckpt_path, ", ".join(bad[:3])))
+        return EXIT_DIVERGED
 
     if args.init_only:
         if ddp.main:
@@ -389,6 +461,8 @@ def run_training(args, ddp, device):
     t_last, done_since_log = time.perf_counter(), 0
     sums = np.zeros(3)
     halt = False
+    diverged = None  # what was found non-finite
+    saved_step = None if created else step  # the checkpoint on disk
     try:
         for _ in range(args.steps):
             idx = rng.integers(0, n, size=args.batch)
@@ -413,8 +487,14 @@ def run_training(args, ddp, device):
                 sums += np.array(red[:3]) / ddp.world
                 halt = red[3] > 0
             else:
-                sums += (loss.item(), policy_loss.item(), value_loss.item())
+                red = [loss.item(), policy_loss.item(), value_loss.item()]
+                sums += red
                 halt = bool(stop)
+            # The reduced loss is NaN on every rank when it is on any, so all stop here.
+            if not math.isfinite(red[0]):
+                diverged = "loss %s (policy %s, value %s) at step %d" % (
+                    tuple(x / ddp.world for x in red[:3]) + (step,))
+                break
 
             if step % args.log_every == 0:
                 now = time.perf_counter()
@@ -425,8 +505,16 @@ def run_training(args, ddp, device):
                              done_since_log * args.batch * ddp.world / max(now - t_last, 1e-9)),
                           flush=True)
                 t_last, done_since_log, sums = now, 0, np.zeros(3)
-            if step % args.checkpoint_every == 0 and ddp.main:
-                save_checkpoint(ckpt_path, net, opt, step)
+            if step % args.checkpoint_every == 0:
+                # A step can leave the weights non-finite with this step's loss still
+                # finite; such weights must not overwrite the last good checkpoint.
+                bad = nonfinite_tensors(net)
+                if ddp.any(bad):
+                    diverged = "weights at step %d (%s)" % (step, ", ".join(bad[:3]) or "on another rank")
+                    break
+                if ddp.main:
+                    save_checkpoint(ckpt_path, net, opt, step)
+                    saved_step = step
             if halt:
                 break
     finally:
@@ -434,6 +522,24 @@ def run_training(args, ddp, device):
             signal.signal(s, h)
     if not ddp.enabled:
         halt = bool(stop)  # includes a signal that came after the last step
+
+    if diverged is None:
+        bad = nonfinite_tensors(net)
+        if bad:
+            diverged = "weights at step %d (%s)" % (step, ", ".join(bad[:3]))
+        else:
+            # Finite weights can still overflow to inf in the activations; check what
+            # self-play would compute, on the same samples on every rank.
+            planes, _, _ = data.dense(np.arange(min(n, FINITE_CHECK_SAMPLES)))
+            diverged = nonfinite_outputs(net, torch.from_numpy(planes).to(device))
+        if ddp.any(diverged) and diverged is None:
+            diverged = "values on another rank"
+    if diverged is not None:
+        log("error: training diverged: non-finite %s. Nothing was saved or exported; %s. "
+            "Lower --lr (now %g) and train again."
+            % (diverged, "the checkpoint stays at step %d" % saved_step if saved_step is not None
+               else "no checkpoint was written", args.lr))
+        return EXIT_DIVERGED
 
     if ddp.main:
         save_checkpoint(ckpt_path, net, opt, step)
