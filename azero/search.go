@@ -21,10 +21,21 @@ type Options struct {
 	MultiPV      int
 	MoveOverhead time.Duration
 	Params       Params
+	// RamLimitMB bounds the search tree's memory, in MiB (Lc0's RamLimitMb;
+	// < 1 means the default). Without it "go infinite" grows the tree until
+	// the machine runs out of memory. A search whose tree is full stops
+	// playing out: a timed or node-limited one returns, an infinite or
+	// ponder one keeps its best move and waits for Stop (or PonderHit and
+	// then the clock), as UCI wants bestmove only then. The NN cache is
+	// bounded apart from this, by CacheSize.
+	RamLimitMB int
 }
 
-// DefaultOptions are the searcher's defaults (also the UCI defaults).
-var DefaultOptions = Options{Threads: 1, BatchSize: 16, CacheSize: 200_000, MultiPV: 1, MoveOverhead: 10 * time.Millisecond, Params: DefaultParams}
+// DefaultOptions are the searcher's defaults (also the UCI defaults). A
+// GiB of tree is about 27 million nodes, around a million playouts: minutes
+// of analysis on a CPU, while leaving most of a small machine's memory to
+// the rest of the process.
+var DefaultOptions = Options{Threads: 1, BatchSize: 16, CacheSize: 200_000, MultiPV: 1, MoveOverhead: 10 * time.Millisecond, Params: DefaultParams, RamLimitMB: 1024}
 
 // Info is a progress report: one per MultiPV line.
 type Info struct {
@@ -102,6 +113,7 @@ type Searcher struct {
 	clock timeman.Clock
 
 	started, done uint64 // playouts begun and finished in this search
+	full          bool   // the tree reached its memory budget in this search
 	nnEvals       uint64 // network evaluations in this search
 	sumDepth      uint64
 	selDepth      int
@@ -135,13 +147,21 @@ func NewONNX(net *Network, opts Options) (*Searcher, error) {
 	return s, nil
 }
 
-// SetOptions changes options; they apply from the next search.
+// SetOptions changes options; they apply from the next search. Values out
+// of range are corrected rather than refused (see Params for the search
+// constants), so no setting can make the search misbehave.
 func (s *Searcher) SetOptions(o Options) {
 	o.Threads = max(o.Threads, 1)
 	o.BatchSize = max(o.BatchSize, 1)
 	o.MultiPV = max(o.MultiPV, 1)
 	if o.Params == (Params{}) {
 		o.Params = DefaultParams
+	}
+	// Sanitized here and not only in the tree so the comparison below sees
+	// the constants actually used (NaN would never compare equal).
+	o.Params = o.Params.sanitized()
+	if o.RamLimitMB < 1 {
+		o.RamLimitMB = DefaultOptions.RamLimitMB
 	}
 	if s.cache == nil || o.CacheSize != s.opts.CacheSize {
 		s.cache = newCache(o.CacheSize)
@@ -150,6 +170,14 @@ func (s *Searcher) SetOptions(o Options) {
 		s.tree = nil // statistics gathered under other constants
 	}
 	s.opts = o
+	if s.tree != nil && len(s.tree.nodes) > s.maxNodes() {
+		s.tree = nil // kept, it would leave the next search no room
+	}
+}
+
+// maxNodes is the tree size RamLimitMB allows.
+func (s *Searcher) maxNodes() int {
+	return int(min(int64(s.opts.RamLimitMB)<<20/int64(nodeBytes), maxTreeNodes))
 }
 
 // ensureEvaluators opens one evaluator per worker.
@@ -218,8 +246,10 @@ func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(Info
 	s.pondering.Store(lim.Ponder)
 	s.lim, s.report, s.side = lim, report, p.Side()
 	s.started, s.done, s.nnEvals, s.sumDepth, s.selDepth, s.err = 0, 0, 0, 0, 0, nil
+	s.full = false
 	s.prepareTree(p)
 	s.tree.allowed = lim.Moves
+	s.tree.maxNodes = s.maxNodes()
 	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), time.Now())
 	s.lastReport = time.Now()
 }
@@ -354,9 +384,15 @@ func (s *Searcher) work(id int, ev Evaluator) {
 			return
 		}
 		n, collided := s.gather(w, len(w.leaves))
+		full := s.full
 		s.mu.Unlock()
 		if n == 0 {
-			if collided {
+			switch {
+			case full:
+				// An infinite or ponder search with a full tree: nothing
+				// to do until Stop or PonderHit, which finished() polls.
+				time.Sleep(fullPoll)
+			case collided:
 				runtime.Gosched() // another worker holds the only open leaves
 			}
 			if s.reportDue(id) {
@@ -382,13 +418,17 @@ func (s *Searcher) work(id int, ev Evaluator) {
 	}
 }
 
+// fullPoll is how often an idle worker of a full tree looks for Stop: short
+// next to the milliseconds UCI allows for bestmove, long next to a poll's cost.
+const fullPoll = 2 * time.Millisecond
+
 // gather selects up to a batch of leaves for the network, resolving
 // terminal, proven and cached leaves on the spot. It holds s.mu.
 func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 	t := s.tree
 	// Resolved playouts cost no network run; a bound on them per batch keeps
 	// a proven or tiny tree from holding the lock forever.
-	for tries := 0; n < size && tries < 4*size+64 && (s.budgetLeft() || t.nodes[root].state == stateNew); tries++ {
+	for tries := 0; n < size && tries < 4*size+64 && !s.full && (s.budgetLeft() || t.nodes[root].state == stateNew); tries++ {
 		lf := &w.leaves[n]
 		out := t.descend(w.pos, lf, &w.ml)
 		if out == needsNetwork {
@@ -406,6 +446,11 @@ func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 		switch out {
 		case collision:
 			return n, true
+		case treeFull:
+			// The budget is spent: no more playouts in this search (the
+			// ones in flight still finish).
+			s.full = true
+			return n, false
 		case resolved:
 			s.started++
 			t.backup(lf, false)
@@ -445,6 +490,10 @@ func (s *Searcher) finished() bool {
 	}
 	if s.pondering.Load() || s.lim.Infinite {
 		return false // only Stop (or PonderHit, then the clock) ends these
+	}
+	if s.full {
+		s.stopping.Store(true)
+		return true
 	}
 	t := s.tree
 	rootNode := &t.nodes[root]

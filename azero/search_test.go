@@ -270,7 +270,7 @@ func TestRepetitionIsThreefold(t *testing.T) {
 	}
 	tr := newTree(p, DefaultParams)
 	var ml movegen.MoveList
-	require.False(t, tr.expand(root, tr.pos, &ml), "the root is searched")
+	require.Equal(t, expandChildren, tr.expand(root, tr.pos, &ml), "the root is searched")
 	walk := func(moves ...string) (terminal bool) {
 		q := tr.pos.Clone()
 		for _, s := range moves {
@@ -279,7 +279,7 @@ func TestRepetitionIsThreefold(t *testing.T) {
 			q.Make(m)
 		}
 		tr.nodes = append(tr.nodes, node{first: -1})
-		return tr.expand(int32(len(tr.nodes)-1), q, &ml)
+		return tr.expand(int32(len(tr.nodes)-1), q, &ml) == expandTerminal
 	}
 	assert.False(t, walk("g1f3"), "after Nf3: seen once before")
 	assert.False(t, walk("g1f3", "g8f6"), "seen once before")

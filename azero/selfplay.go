@@ -267,7 +267,9 @@ func (r *selfPlayRun) worker(id int) error {
 				for range len(p.lf.path) - 1 {
 					g.scratch.Unmake()
 				}
-				if out == collision {
+				// A self-play tree never fills (its search is a few
+				// hundred playouts, its budget maxTreeNodes).
+				if out == collision || out == treeFull {
 					break
 				}
 			}

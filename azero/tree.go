@@ -2,6 +2,7 @@ package azero
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -57,20 +58,57 @@ type Params struct {
 // DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU.
 var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3}
 
+// The ranges Params are held to. Outside them the PUCT score stops being a
+// number: a CPuctBase of 0 divides by zero, a NaN or infinite constant makes
+// every score NaN or ±Inf, and then no child compares better than another.
+// The bounds are wider than any sensible setting (the UCI options are
+// narrower still), so they only catch garbage.
+const (
+	minCPuct, maxCPuct               = 0, 1e4
+	minCPuctBase, maxCPuctBase       = 1, 1e12
+	minFPUReduction, maxFPUReduction = -10, 10
+)
+
+// sanitized returns p with each non-finite constant replaced by its default
+// and each finite one clamped into its range, so a tree never searches with
+// constants that make PUCT scores meaningless.
+func (p Params) sanitized() Params {
+	fix := func(x, lo, hi, def float64) float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return def
+		}
+		return min(max(x, lo), hi)
+	}
+	return Params{
+		CPuct:        fix(p.CPuct, minCPuct, maxCPuct, DefaultParams.CPuct),
+		CPuctBase:    fix(p.CPuctBase, minCPuctBase, maxCPuctBase, DefaultParams.CPuctBase),
+		FPUReduction: fix(p.FPUReduction, minFPUReduction, maxFPUReduction, DefaultParams.FPUReduction),
+	}
+}
+
 // tree is a search tree over a root position. It is not safe for concurrent
 // use; the Searcher guards it with a mutex.
 type tree struct {
-	nodes   []node
-	pos     *board.Position // root position, with the game's history
-	params  Params
-	allowed []board.Move // root moves to consider (searchmoves); nil = all
-	noise   func(priors []float32)
+	nodes    []node
+	pos      *board.Position // root position, with the game's history
+	params   Params
+	allowed  []board.Move // root moves to consider (searchmoves); nil = all
+	noise    func(priors []float32)
+	maxNodes int // expansion stops before len(nodes) would pass this
 }
 
 const root = 0
 
+// maxTreeNodes is the most nodes any tree holds: children are addressed by
+// int32 index, and the slack keeps one more expansion (at most a few hundred
+// children) from overflowing it.
+const maxTreeNodes = math.MaxInt32 - 1<<16
+
+// nodeBytes is the memory of one node, for turning a budget into nodes.
+const nodeBytes = int(unsafe.Sizeof(node{}))
+
 func newTree(pos *board.Position, params Params) *tree {
-	t := &tree{pos: pos.Clone(), params: params}
+	t := &tree{pos: pos.Clone(), params: params.sanitized(), maxNodes: maxTreeNodes}
 	t.nodes = append(make([]node, 0, 1024), node{first: -1})
 	return t
 }
@@ -82,6 +120,7 @@ const (
 	needsNetwork outcome = iota // expanded; its value must come from the network
 	resolved                    // exact (terminal or proven) or cached value known
 	collision                   // another playout is evaluating this leaf
+	treeFull                    // the leaf cannot be expanded within maxNodes
 )
 
 // leaf is one playout in flight: the path from the root and what to back up.
@@ -113,15 +152,23 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 		case nd.state == statePending:
 			return collision
 		case nd.state == stateNew:
-			if t.expand(idx, pos, ml) {
+			switch t.expand(idx, pos, ml) {
+			case expandTerminal:
 				lf.value = t.nodes[idx].tval
 				return resolved
+			case expandFull:
+				return treeFull
 			}
 			lf.key, lf.side = pos.Key(), pos.Side()
 			for _, i := range lf.path {
 				t.nodes[i].vl++
 			}
 			return needsNetwork
+		case nd.count == 0:
+			// Cannot happen (an expanded node has moves, or it would be
+			// terminal), but a childless node must not be descended into.
+			lf.value = 0
+			return resolved
 		}
 		idx = t.pick(idx)
 		pos.Make(t.nodes[idx].move)
@@ -129,16 +176,26 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 	}
 }
 
-// expand makes the children of a new node at pos, or marks it terminal (and
-// returns true). The root is never terminal by repetition or the fifty-move
-// rule: the game goes on from it, so its moves must be searched.
+// What expand did.
+const (
+	expandChildren = iota // children made; the node waits for the network
+	expandTerminal        // the game is over at the node
+	expandFull            // nothing done: the children would pass maxNodes
+)
+
+// expand makes the children of a new node at pos, or marks it terminal.
+// The root is never terminal by repetition or the fifty-move rule: the game
+// goes on from it, so its moves must be searched. Children that would take
+// the tree past maxNodes are not made (except the root's, so that every
+// search has moves to choose from); terminal nodes need no memory and are
+// still resolved.
 //
 // Repetition is the rule's threefold, not the twofold many searchers use:
 // with a twofold draw a repeat is worth exactly 0, and a young network whose
 // values lean slightly against the side that just moved (so every other move
 // looks a little worse than 0 to both sides) shuffles pieces into a draw in
 // most of its games, which then teach the policy to shuffle.
-func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool {
+func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int {
 	movegen.Legal(pos, ml)
 	nd := &t.nodes[idx]
 	switch {
@@ -147,11 +204,14 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool
 		if movegen.InCheck(pos) {
 			nd.tval, nd.proven = 1, provenWin // the mover delivered mate
 		}
-		return true
+		return expandTerminal
 	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.ThreefoldRepetition()):
 		nd.state, nd.tval = stateTerminal, 0
-		return true
+		return expandTerminal
+	case idx != root && len(t.nodes)+ml.Len() > t.maxNodes:
+		return expandFull
 	}
+	t.reserve(ml.Len())
 	first := int32(len(t.nodes))
 	var reply movegen.MoveList
 	for _, m := range ml.Moves() {
@@ -171,23 +231,54 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) bool
 	nd = &t.nodes[idx]
 	nd.first, nd.count, nd.state = first, uint16(ml.Len()), statePending
 	t.refreshProven(idx)
-	return false
+	return expandChildren
+}
+
+// reserve makes room for k more nodes. It grows the node array by half
+// rather than append's policy and never past maxNodes, so the memory budget
+// (Options.RamLimitMB) bounds the array's capacity, not only its length.
+func (t *tree) reserve(k int) {
+	need := len(t.nodes) + k
+	if need <= cap(t.nodes) {
+		return
+	}
+	grown := max(need, cap(t.nodes)+cap(t.nodes)/2)
+	if need <= t.maxNodes {
+		grown = min(grown, t.maxNodes)
+	}
+	nodes := make([]node, len(t.nodes), grown)
+	copy(nodes, t.nodes)
+	t.nodes = nodes
 }
 
 // setPriors turns the network's logits into the children's priors (a
-// softmax over the legal moves) and marks the node expanded.
+// softmax over the legal moves) and marks the node expanded. A NaN or
+// infinite logit among the legal moves makes the softmax meaningless (an
+// infinity minus itself is NaN), so such a node gets uniform priors: the
+// search then still works, on its values and its visits alone.
 func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	nd := &t.nodes[idx]
 	children := t.nodes[nd.first : nd.first+int32(nd.count)]
-	maxLogit := float32(math.Inf(-1))
+	maxLogit, finite := float32(math.Inf(-1)), true
 	for i := range children {
-		children[i].prior = logits[moveIndex(side, children[i].move)]
-		maxLogit = max(maxLogit, children[i].prior)
+		l := logits[moveIndex(side, children[i].move)]
+		finite = finite && isFinite(float64(l))
+		children[i].prior = l
+		maxLogit = max(maxLogit, l)
 	}
 	var sum float32
-	for i := range children {
-		children[i].prior = float32(math.Exp(float64(children[i].prior - maxLogit)))
-		sum += children[i].prior
+	if finite {
+		for i := range children {
+			children[i].prior = float32(math.Exp(float64(children[i].prior - maxLogit)))
+			sum += children[i].prior
+		}
+	}
+	// sum >= 1 when finite (the largest logit contributes exp(0)); the test
+	// also catches the NaN of an empty or broken sum.
+	if !(sum >= 1) {
+		for i := range children {
+			children[i].prior, sum = 1, float32(len(children))
+		}
 	}
 	for i := range children {
 		children[i].prior /= sum
@@ -196,6 +287,19 @@ func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	if idx == root && t.noise != nil {
 		t.applyNoise()
 	}
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// networkValue is the value the tree uses for a network's output v: NaN and
+// infinities (a broken network) count as a draw, and finite values are held
+// to [-1, 1], the range of the value head's tanh, so that one wild output
+// cannot outweigh every other visit of a node.
+func networkValue(v float32) float32 {
+	if !isFinite(float64(v)) {
+		return 0
+	}
+	return min(max(v, -1), 1)
 }
 
 // setPriorsFrom copies cached priors (in move generation order).
@@ -230,9 +334,13 @@ func (t *tree) fromCache(c *cache, lf *leaf) bool {
 
 // applyNetwork expands a leaf with the network's output, caches it (not a
 // noisy root's priors) and backs the value up; buf is scratch for priors.
+// It is the one place network results enter a tree (the cache holds only
+// what passed through here), so it is where they are made safe: a network
+// can be finite on the positions LoadNetwork tries and still not elsewhere.
 func (t *tree) applyNetwork(c *cache, lf *leaf, logits []float32, value float32, buf *[]float32) {
 	idx := lf.path[len(lf.path)-1]
 	t.setPriors(idx, lf.side, logits)
+	value = networkValue(value)
 	if idx != root || t.noise == nil {
 		*buf = t.priors(idx, *buf)
 		c.put(lf.key, value, *buf)
@@ -266,7 +374,10 @@ func (t *tree) applyNoise() {
 	}
 }
 
-// pick chooses the child of idx with the highest PUCT score.
+// pick chooses the child of idx with the highest PUCT score. It always
+// returns a child of an expanded node: a NaN score ranks below every number
+// (the first child stands in when all are NaN), and when searchmoves
+// excludes every root move all of them are searched.
 func (t *tree) pick(idx int32) int32 {
 	parent := &t.nodes[idx]
 	children := t.nodes[parent.first : parent.first+int32(parent.count)]
@@ -282,35 +393,41 @@ func (t *tree) pick(idx int32) int32 {
 	// The parent's Q from its own side to move's view.
 	fpu := -parent.q(0) - t.params.FPUReduction*math.Sqrt(visitedPolicy)
 
-	best, bestScore := int32(-1), math.Inf(-1)
-	for i := range children {
-		ch := &children[i]
-		if idx == root && t.allowed != nil && !containsMove(t.allowed, ch.move) {
-			continue
-		}
-		var score float64
-		switch ch.proven {
-		case provenWin: // a forced win: take the fastest
-			score = 1e9 - float64(ch.plies)
-		case provenLoss: // a forced loss: only when all are, and the slowest
-			score = -1e9 + float64(ch.plies)
-		default:
-			nv := float64(ch.n + ch.vl)
-			q := fpu
-			if nv > 0 {
-				q = (ch.w - float64(ch.vl)) / nv
+	restrict := idx == root && t.allowed != nil
+	for {
+		best, bestScore := int32(-1), math.Inf(-1)
+		for i := range children {
+			ch := &children[i]
+			if restrict && !containsMove(t.allowed, ch.move) {
+				continue
 			}
-			score = q + cs*float64(ch.prior)/(1+nv)
+			var score float64
+			switch ch.proven {
+			case provenWin: // a forced win: take the fastest
+				score = 1e9 - float64(ch.plies)
+			case provenLoss: // a forced loss: only when all are, and the slowest
+				score = -1e9 + float64(ch.plies)
+			default:
+				nv := float64(ch.n + ch.vl)
+				q := fpu
+				if nv > 0 {
+					q = (ch.w - float64(ch.vl)) / nv
+				}
+				score = q + cs*float64(ch.prior)/(1+nv)
+			}
+			if math.IsNaN(score) {
+				score = math.Inf(-1)
+			}
+			if best < 0 || score > bestScore {
+				best, bestScore = parent.first+int32(i), score
+			}
 		}
-		if score > bestScore {
-			best, bestScore = parent.first+int32(i), score
+		if best >= 0 || !restrict {
+			return best
 		}
+		// Every root move excluded by searchmoves: search them all.
+		t.allowed, restrict = nil, false
 	}
-	if best < 0 { // every root move excluded by searchmoves: search them all
-		t.allowed = nil
-		return t.pick(idx)
-	}
-	return best
 }
 
 func containsMove(ms []board.Move, m board.Move) bool {

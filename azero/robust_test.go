@@ -1,0 +1,306 @@
+package azero
+
+import (
+	"math"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+var (
+	nan  = math.NaN()
+	inf  = math.Inf(1)
+	nan3 = float32(nan)
+	inf3 = float32(inf)
+)
+
+// broken is a stand-in network that answers like a diverged one: from its
+// call number after on, every logit is logit and every value is value (a
+// network can pass LoadNetwork's fixtures and go wrong elsewhere).
+type broken struct {
+	max          int
+	after        int64
+	logit, value float32
+	calls        atomic.Int64
+}
+
+func (b *broken) Evaluate(input []float32, n int, policy, value []float32) error {
+	ok := b.calls.Add(1) <= b.after
+	for i := range policy[:n*PolicySize] {
+		policy[i] = 0
+		if !ok {
+			policy[i] = b.logit
+		}
+	}
+	for i := range value[:n] {
+		value[i] = 0
+		if !ok {
+			value[i] = b.value
+		}
+	}
+	return nil
+}
+func (b *broken) MaxBatch() int { return b.max }
+func (b *broken) Close() error  { return nil }
+
+// checkFinite verifies no NaN or infinity reached the tree's statistics.
+func checkTreeFinite(t *testing.T, tr *tree) {
+	t.Helper()
+	for i := range tr.nodes {
+		nd := &tr.nodes[i]
+		require.True(t, isFinite(nd.w), "node %d: w %v", i, nd.w)
+		require.True(t, isFinite(float64(nd.prior)) && nd.prior >= 0, "node %d: prior %v", i, nd.prior)
+	}
+}
+
+// requireLegal fails unless m is a legal move in p.
+func requireLegal(t *testing.T, p *board.Position, m board.Move) {
+	t.Helper()
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	for _, x := range ml.Moves() {
+		if x == m {
+			return
+		}
+	}
+	t.Fatalf("%v is not a legal move in %s", m, p.FEN())
+}
+
+func TestParamsAreSanitized(t *testing.T) {
+	d := DefaultParams
+	for _, c := range []struct {
+		in, want Params
+	}{
+		{d, d},
+		{Params{nan, nan, nan}, d},
+		{Params{inf, inf, inf}, d},
+		{Params{-inf, -inf, -inf}, d},
+		{Params{-1, 0, -50}, Params{0, 1, -10}},
+		{Params{1e300, 1e300, 1e300}, Params{maxCPuct, maxCPuctBase, maxFPUReduction}},
+		{Params{2.5, 100, 0}, Params{2.5, 100, 0}},
+	} {
+		assert.Equal(t, c.want, c.in.sanitized(), "%+v", c.in)
+	}
+}
+
+// Issue 13: "setoption name CPuct value NaN" (or CPuctBase, FPUReduction,
+// inf, -inf) and "go nodes 300" overflowed the stack in pick: every PUCT
+// score was NaN, no child was chosen, and pick called itself for ever.
+func TestSearchSurvivesNonFiniteParams(t *testing.T) {
+	for _, p := range []Params{
+		{nan, d.CPuctBase, d.FPUReduction},
+		{d.CPuct, nan, d.FPUReduction},
+		{d.CPuct, d.CPuctBase, nan},
+		{inf, d.CPuctBase, d.FPUReduction},
+		{d.CPuct, inf, d.FPUReduction},
+		{d.CPuct, d.CPuctBase, -inf},
+		{d.CPuct, 0, d.FPUReduction},
+	} {
+		for _, threads := range []int{1, 2} {
+			o := opts(threads, 8)
+			o.Params = p
+			s := newUniform(o)
+			pos := board.StartPosition()
+			res := s.Search(pos, timeman.Limits{Nodes: 300}, nil)
+			require.NoError(t, res.Err)
+			assert.Equal(t, uint64(300), res.Nodes, "%+v", p)
+			requireLegal(t, pos, res.Best)
+			checkTreeFinite(t, s.tree)
+		}
+	}
+}
+
+var d = DefaultParams
+
+// pick itself, given a tree whose constants were never sanitized, still
+// chooses a child, for any constants and with searchmoves excluding all.
+func TestPickAlwaysChoosesAChild(t *testing.T) {
+	for _, p := range []Params{{nan, nan, nan}, {inf, 0, -inf}, {-inf, -1, inf}} {
+		s := newUniform(opts(1, 4))
+		pos := board.StartPosition()
+		s.Search(pos, timeman.Limits{Nodes: 50}, nil)
+		tr := s.tree
+		tr.params = p // what sanitized() keeps out of real trees
+		nd := tr.nodes[root]
+		for i := range nd.count {
+			tr.nodes[nd.first+int32(i)].w = nan // and what applyNetwork keeps out
+		}
+		c := tr.pick(root)
+		require.GreaterOrEqual(t, c, nd.first)
+		require.Less(t, c, nd.first+int32(nd.count))
+
+		e4, _ := movegen.ParseUCI(pos, "e2e4")
+		tr.allowed = []board.Move{e4 ^ 0x7fff} // no root move
+		c = tr.pick(root)
+		require.GreaterOrEqual(t, c, nd.first)
+		assert.Nil(t, tr.allowed, "searchmoves matching nothing means all moves")
+	}
+}
+
+// A network that answers NaN or infinities (from its first call, or only
+// after LoadNetwork's check would have passed) never crashes or hangs the
+// search, and none of it reaches the tree's statistics.
+func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		after        int64
+		logit, value float32
+	}{
+		{"nan everything", 0, nan3, nan3},
+		{"nan logits", 0, nan3, 0.5},
+		{"+inf logits", 0, inf3, 0},
+		{"-inf logits", 0, -inf3, 0},
+		{"nan value", 0, 0, nan3},
+		{"+inf value", 0, 0, inf3},
+		{"-inf value", 0, 0, -inf3},
+		{"huge value", 0, 0, 1e30},
+		{"nan after a while", 5, nan3, nan3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, threads := range []int{1, 2} {
+				s := New(func(b int) (Evaluator, error) {
+					return &broken{max: b, after: c.after, logit: c.logit, value: c.value}, nil
+				}, opts(threads, 8))
+				pos := board.StartPosition()
+				var last Info
+				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i Info) { last = i })
+				require.NoError(t, res.Err)
+				assert.Equal(t, uint64(300), res.Nodes)
+				requireLegal(t, pos, res.Best)
+				assert.True(t, isFinite(res.Q) && res.Q >= -1 && res.Q <= 1, "Q %v", res.Q)
+				assert.True(t, isFinite(last.Q), "reported Q %v", last.Q)
+				checkTreeFinite(t, s.tree)
+				checkVisits(t, s.tree)
+				// Priors are a distribution however the logits were broken.
+				sum := float32(0)
+				for _, ch := range s.tree.children(root) {
+					sum += ch.prior
+				}
+				assert.InDelta(t, 1, sum, 1e-4)
+			}
+		})
+	}
+}
+
+// Issue 13: "go infinite" with MCTS grew without bound. With RamLimitMB a
+// search stops at the budget and still plays a legal move.
+func TestTreeStaysWithinRamLimit(t *testing.T) {
+	for _, lim := range []timeman.Limits{{Nodes: 10_000_000}, {MoveTime: 20 * time.Second}} {
+		o := opts(2, 8)
+		o.RamLimitMB = 1
+		s := newUniform(o)
+		pos := board.StartPosition()
+		start := time.Now()
+		res := s.Search(pos, lim, nil)
+		require.NoError(t, res.Err)
+		requireLegal(t, pos, res.Best)
+		assert.Less(t, time.Since(start), 10*time.Second, "stopped by the budget, not the limit")
+		assert.Less(t, res.Nodes, uint64(10_000_000))
+		assert.Greater(t, res.Nodes, uint64(100), "the budget held some playouts")
+		assert.LessOrEqual(t, len(s.tree.nodes), s.maxNodes())
+		assert.LessOrEqual(t, cap(s.tree.nodes)*nodeBytes, 1<<20, "the budget bounds the array, growth included")
+		checkVisits(t, s.tree)
+
+		// The next search starts from the full tree's subtree and has room.
+		pos.Make(res.Best)
+		res = s.Search(pos, timeman.Limits{Nodes: 100}, nil)
+		requireLegal(t, pos, res.Best)
+		assert.LessOrEqual(t, len(s.tree.nodes), s.maxNodes())
+	}
+}
+
+// An infinite search whose tree is full keeps its move and waits for Stop
+// (UCI wants bestmove only then), without growing or spinning on the lock.
+func TestInfiniteSearchWaitsAtRamLimit(t *testing.T) {
+	o := opts(2, 8)
+	o.RamLimitMB = 1
+	s := newUniform(o)
+	pos := board.StartPosition()
+	done := make(chan Result, 1)
+	s.Go(pos, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })
+	full := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.full
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !full() {
+		require.True(t, time.Now().Before(deadline), "the tree never filled")
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.mu.Lock()
+	nodes, playouts := len(s.tree.nodes), s.done
+	s.mu.Unlock()
+	select {
+	case <-done:
+		t.Fatal("bestmove before stop")
+	case <-time.After(200 * time.Millisecond):
+	}
+	s.mu.Lock()
+	assert.Equal(t, nodes, len(s.tree.nodes), "the tree did not grow")
+	assert.LessOrEqual(t, s.done, playouts+16, "only playouts in flight finished")
+	s.mu.Unlock()
+	s.Stop()
+	select {
+	case res := <-done:
+		requireLegal(t, pos, res.Best)
+	case <-time.After(time.Second):
+		t.Fatal("no result after Stop")
+	}
+}
+
+// A ponder search at the limit waits too, and after PonderHit it is an
+// ordinary search with a full tree: it returns at once.
+func TestPonderHitAtRamLimitReturns(t *testing.T) {
+	o := opts(1, 8)
+	o.RamLimitMB = 1
+	s := newUniform(o)
+	pos := board.StartPosition()
+	done := make(chan Result, 1)
+	s.Go(pos, timeman.Limits{Ponder: true, Time: [2]time.Duration{time.Hour, time.Hour}}, nil, func(r Result) { done <- r })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.mu.Lock()
+		full := s.full
+		s.mu.Unlock()
+		if full {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the tree never filled")
+		time.Sleep(5 * time.Millisecond)
+	}
+	select {
+	case <-done:
+		t.Fatal("bestmove while pondering")
+	case <-time.After(100 * time.Millisecond):
+	}
+	s.PonderHit()
+	select {
+	case res := <-done:
+		requireLegal(t, pos, res.Best)
+	case <-time.After(time.Second):
+		t.Fatal("no result after PonderHit")
+	}
+}
+
+func TestRamLimitDefaultsAndDropsABigTree(t *testing.T) {
+	s := newUniform(opts(1, 8))
+	assert.Equal(t, DefaultOptions.RamLimitMB, s.opts.RamLimitMB)
+	o := opts(1, 8)
+	o.RamLimitMB = -3
+	s.SetOptions(o)
+	assert.Equal(t, DefaultOptions.RamLimitMB, s.opts.RamLimitMB, "< 1 means the default")
+
+	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, nil)
+	require.Greater(t, len(s.tree.nodes), 30000)
+	o.RamLimitMB = 1 // about 26000 nodes
+	s.SetOptions(o)
+	assert.Nil(t, s.tree, "a tree over the new budget is not kept")
+}
