@@ -98,43 +98,69 @@ func ReadChunk(path string) ([]Sample, error) {
 		return nil, err
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	samples, err := readChunk(f)
 	if err != nil {
 		return nil, fmt.Errorf("chunk %s: %w", path, err)
+	}
+	return samples, nil
+}
+
+// readChunk decodes a chunk. Any bytes give samples or an error, never a
+// panic: the header's sample count is not trusted for an allocation (a
+// corrupt one asks for up to 2^32 samples), and a policy entry must name a
+// move index and hold a probability, since training indexes and sums them.
+func readChunk(f io.Reader) ([]Sample, error) {
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
 	}
 	r := bufio.NewReader(zr)
 	le := binary.LittleEndian
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("chunk %s: %w", path, err)
+		return nil, err
 	}
 	if string(hdr[:4]) != ChunkMagic {
-		return nil, fmt.Errorf("chunk %s: not a sample chunk (magic %q)", path, hdr[:4])
+		return nil, fmt.Errorf("not a sample chunk (magic %q)", hdr[:4])
 	}
 	if v := le.Uint32(hdr[4:]); v != ChunkVersion {
-		return nil, fmt.Errorf("chunk %s: version %d, this engine reads %d", path, v, ChunkVersion)
+		return nil, fmt.Errorf("version %d, this engine reads %d", v, ChunkVersion)
 	}
-	samples := make([]Sample, le.Uint32(hdr[8:]))
+	count := le.Uint32(hdr[8:])
+	// Real chunks hold a few thousand samples; past that the slice grows
+	// as samples actually arrive.
+	samples := make([]Sample, 0, min(count, 4096))
 	var fixed [17*8 + 1 + 2 + 1 + 2]byte
-	for i := range samples {
+	for i := range count {
 		if _, err := io.ReadFull(r, fixed[:]); err != nil {
-			return nil, fmt.Errorf("chunk %s: sample %d: %w", path, i, err)
+			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
-		s := &samples[i]
+		var s Sample
 		for j := range s.Features.Bits {
 			s.Features.Bits[j] = le.Uint64(fixed[j*8:])
 		}
 		s.Features.Halfmove = int(fixed[136])
 		s.Features.Fullmove = int(le.Uint16(fixed[137:]))
 		s.Result = int8(fixed[139])
+		if s.Result < -1 || s.Result > 1 {
+			return nil, fmt.Errorf("sample %d: result %d", i, s.Result)
+		}
 		s.Policy = make([]PolicyEntry, le.Uint16(fixed[140:]))
 		var e [6]byte
 		for k := range s.Policy {
 			if _, err := io.ReadFull(r, e[:]); err != nil {
-				return nil, fmt.Errorf("chunk %s: sample %d: %w", path, i, err)
+				return nil, fmt.Errorf("sample %d: %w", i, err)
 			}
-			s.Policy[k] = PolicyEntry{Index: le.Uint16(e[:]), Prob: math.Float32frombits(le.Uint32(e[2:]))}
+			pe := PolicyEntry{Index: le.Uint16(e[:]), Prob: math.Float32frombits(le.Uint32(e[2:]))}
+			if int(pe.Index) >= PolicySize {
+				return nil, fmt.Errorf("sample %d: policy index %d outside 0..%d", i, pe.Index, PolicySize-1)
+			}
+			if !(pe.Prob >= 0 && pe.Prob <= 1) {
+				return nil, fmt.Errorf("sample %d: policy probability %v outside [0, 1]", i, pe.Prob)
+			}
+			s.Policy[k] = pe
 		}
+		samples = append(samples, s)
 	}
 	return samples, nil
 }
