@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -94,4 +95,73 @@ func TestMCTSStopPonderAndClock(t *testing.T) {
 	l.send("position startpos", "go wtime 1000 btime 1000 winc 0 binc 0")
 	l.waitFor(`^bestmove `, 2*time.Second)
 	assert.Less(t, time.Since(start), 900*time.Millisecond)
+}
+
+// Issue 13: NaN passed floatOption's range test (x < lo || x > hi is false
+// for NaN) and infinities passed where the range allowed, and a search
+// with such a constant overflowed the stack.
+func TestFloatOptionRefusesNonFinite(t *testing.T) {
+	for _, c := range []struct {
+		v      string
+		lo, hi float64
+		ok     bool
+	}{
+		{"1.25", 0.01, 100, true},
+		{" 2 ", 0.01, 100, true},
+		{"0.01", 0.01, 100, true},
+		{"100", 0.01, 100, true},
+		{"NaN", 0.01, 100, false},
+		{"nan", -2, 2, false},
+		{"-NaN", -2, 2, false},
+		{"inf", 1, 1e9, false},
+		{"+Inf", 1, 1e9, false},
+		{"-inf", -2, 2, false},
+		{"infinity", 0, math.Inf(1), false},
+		{"1e999", 1, 1e9, false},
+		{"0x1p-2", 0, 1, true},
+		{"", 0, 1, false},
+		{"101", 0.01, 100, false},
+	} {
+		x, err := floatOption("X", c.v, c.lo, c.hi)
+		if c.ok {
+			assert.NoError(t, err, c.v)
+			assert.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+		} else {
+			assert.Error(t, err, c.v)
+		}
+	}
+}
+
+func TestMCTSNonFiniteOptionsAreRefusedAndSearchStillWorks(t *testing.T) {
+	ortOrSkip(t)
+	var bad []string
+	for _, name := range []string{"CPuct", "CPuctBase", "FPUReduction"} {
+		for _, v := range []string{"NaN", "inf", "-inf"} {
+			bad = append(bad, "setoption name "+name+" value "+v)
+		}
+	}
+	out := played(t, append(append([]string{"setoption name Search value MCTS"}, bad...), "position startpos", "go nodes 300")...)
+	refused := 0
+	for _, l := range out {
+		if strings.HasPrefix(l, "info string setoption") && strings.Contains(l, "wants a number") {
+			refused++
+		}
+	}
+	assert.Equal(t, len(bad), refused, "%q", out)
+	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]`, out[len(out)-1])
+}
+
+// RamLimitMb reaches the searcher: with 1 MiB of tree a search with a
+// huge node limit ends at the budget, and "go infinite" still waits for
+// stop.
+func TestMCTSRamLimit(t *testing.T) {
+	ortOrSkip(t)
+	l := startLive(t)
+	defer l.quit()
+	l.send("setoption name Search value MCTS", "setoption name RamLimitMb value 1", "position startpos", "go nodes 100000000")
+	l.waitFor(`^bestmove [a-h][1-8][a-h][1-8]`, 60*time.Second)
+	l.send("go infinite")
+	l.quiet(`^bestmove`, 2*time.Second)
+	l.send("stop")
+	l.waitFor(`^bestmove [a-h][1-8][a-h][1-8]`, 3*time.Second)
 }
