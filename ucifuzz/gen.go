@@ -148,8 +148,10 @@ func (g *generator) action() {
 		g.wait()
 	case n < 760:
 		g.send(g.pick("go perft 1", "go perft 2", "go perft 3", "go perft 0", "go perft -1", "go perft x", "go perft", "bench 1", "go perft 9223372036854775807"))
-	case n < 930:
+	case n < 910:
 		g.send(g.garbageLine())
+	case n < 930:
+		g.knownTrouble()
 	case n < 990:
 		g.send(g.longLine(1<<10 + g.rng.IntN(60<<10)))
 	case n < 995:
@@ -167,6 +169,36 @@ func (g *generator) action() {
 			// Whatever the engine made of it, continue from a known position.
 			g.send("position startpos")
 		}
+	}
+}
+
+// knownTrouble replays, with variations, inputs that broke the engine
+// before, so a regression is found in a short run too.
+func (g *generator) knownTrouble() {
+	switch g.rng.IntN(6) {
+	case 0:
+		g.send("setoption name " + g.pick("CPuct", "CPuctBase", "FPUReduction") + " value " + g.pick("NaN", "nan", "+Inf", "-Inf"))
+		g.send(g.goLine())
+		g.wait()
+	case 1:
+		g.send("position fen 1rbr1q1b/q4n1N/2k1q3/1qqq1q1n/1QQQ2q1/Q1B2QQB/4QQ2/2R2KR1 b - - 5 39")
+		g.send("go movetime " + strconv.Itoa(1+g.rng.IntN(20)))
+		g.wait()
+	case 2:
+		g.send("position fen 4k3/8/8/8/8/8/8/4K2R b K - 0 9223372036854775807 moves e8d8")
+		g.send(g.pick("d", "go movetime 5", "go depth 2", "eval"))
+		g.wait()
+	case 3:
+		g.send("go movetime " + g.pick("9223372036854775807", "18446744073710", "9223372036854775"))
+		g.sleep(g.rng.IntN(20))
+		g.send("stop")
+		g.wait()
+	case 4:
+		g.send("go " + g.pick("wtime 0", "btime 0", "wtime 0 btime 0", "wtime -1 btime -1", "wtime 0 winc 0 btime 0 binc 0"))
+		g.wait()
+	default:
+		g.send("setoption name NetworkFile value /dev/stdin")
+		g.send("isready")
 	}
 }
 
