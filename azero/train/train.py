@@ -60,11 +60,18 @@ self-play. A checkpoint that already holds non-finite weights is refused the sam
 process dies, so it cannot keep writing the checkpoint that a restarted loop trains on;
 on Linux the loop also has the kernel kill it (parent-death signal).
 
+--target-key KEY makes the step count idempotent: the first invocation with a KEY records
+its target step (current step + --steps) in RUN_DIR/target.json, and every later one
+with the same KEY trains only up to that step. The loop passes its iteration, so a trainer
+killed mid-iteration and started again ends the iteration where one uninterrupted run
+would have (step 1,000, not 1,000 plus the steps done before the kill).
+
 Exit codes: 0 ok, 2 no usable chunks / bad arguments, 3 non-finite loss, weights or outputs
 (nothing saved or exported), 130 interrupted (checkpoint saved).
 """
 
 import argparse
+import json
 import math
 import os
 import signal
@@ -119,6 +126,9 @@ def parse_args(argv):
     ap.add_argument("--checkpoint-every", type=int, default=100)
     ap.add_argument("--init-only", action="store_true",
                     help="create a fresh checkpoint (and --export) without training")
+    ap.add_argument("--target-key",
+                    help="train up to the target step recorded for this key in RUN_DIR/target.json "
+                         "(recorded as step + --steps the first time)")
     ap.add_argument("--exit-with-parent", action="store_true",
                     help="exit at once when the parent process dies (the training loop sets it)")
     args = ap.parse_args(argv)
@@ -147,6 +157,36 @@ def exit_with_parent(interval=0.5):
                 os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+TARGET = "target.json"
+
+
+def steps_to_do(args, step, main):
+    """Steps this invocation trains: --steps, or up to the --target-key's recorded target.
+
+    Only the main rank writes the target file; every rank computes the same answer."""
+    if not args.target_key:
+        return args.steps
+    path = os.path.join(args.run_dir, TARGET)
+    try:
+        with open(path) as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        rec = None
+    if isinstance(rec, dict) and rec.get("key") == args.target_key and isinstance(rec.get("step"), int):
+        target = rec["step"]
+        log("target step %d for %s (recorded earlier)" % (target, args.target_key))
+    else:
+        target = step + args.steps
+        if main:
+            tmp = path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump({"key": args.target_key, "step": target}, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+    return max(0, target - step)
 
 
 def nonfinite_tensors(model):
@@ -425,6 +465,7 @@ def run_training(args, ddp, device):
         ddp.barrier()
         return 0
 
+    todo = steps_to_do(args, step, ddp.main)
     data, err = window_for_all_ranks(args, ddp)
     if data is None:
         log("error: " + err)
@@ -464,7 +505,7 @@ def run_training(args, ddp, device):
     diverged = None  # what was found non-finite
     saved_step = None if created else step  # the checkpoint on disk
     try:
-        for _ in range(args.steps):
+        for _ in range(todo):
             idx = rng.integers(0, n, size=args.batch)
             planes, pol, val = data.dense(idx)
             planes = torch.from_numpy(planes).to(device, non_blocking=True)
