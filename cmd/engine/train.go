@@ -31,7 +31,12 @@ The AlphaZero loop, resumable: every iteration
   4. every --ladder-every iterations, the best network climbs the ladder
      -> DIR/ladder.csv and the plot DIR/ladder.png
 State is in DIR/state.json; after a crash or a stop, the same command goes
-on where it was. The first iteration starts from a random network of
+on where it was: self-play keeps the games it finished and plays only the
+rest, with fresh seeds, and training stops at the iteration's target step.
+DIR/lock keeps a second loop off the directory. A candidate whose training
+diverged (non-finite loss) or whose outputs are not finite is refused: it is
+never gated, the trainer is rolled back to the last good checkpoint, and the
+loop stops, saying so. The first iteration starts from a random network of
 --blocks x --channels.
 
 Flags:
@@ -43,6 +48,10 @@ type trainState struct {
 	Phase     string `json:"phase"` // selfplay, train, gate, ladder
 	Best      string `json:"best"`  // network file, relative to the run dir
 	BestIter  int    `json:"best_iteration"`
+	// SelfPlay is the current iteration's self-play so far, saved after
+	// every chunk, so that a killed loop continues the iteration instead of
+	// replaying it (see selfplayIteration).
+	SelfPlay *selfplayProgress `json:"selfplay,omitempty"`
 }
 
 type trainConfig struct {
@@ -162,17 +171,37 @@ func saveState(path string, st trainState) error {
 	return os.Rename(tmp, path)
 }
 
-// python runs a trainer script, its output going to the loop's output.
+// exitDiverged is train.py's exit status for a non-finite loss or network:
+// it then neither saves the checkpoint nor exports.
+const exitDiverged = 3
+
+// errDiverged reports that train.py refused to make a candidate.
+var errDiverged = errors.New("training diverged (non-finite loss or weights)")
+
+// python runs a trainer script, its output going to the loop's output. It
+// cannot outlive the loop (runChild).
 func (c *trainConfig) runPython(script string, args ...string) error {
 	cmd := exec.Command(c.python, append([]string{filepath.Join(c.trainer, script)}, args...)...)
 	cmd.Stdout, cmd.Stderr = c.out, c.out
-	if err := cmd.Run(); err != nil {
+	if err := runChild(cmd); err != nil {
+		var exit *exec.ExitError
+		if script == "train.py" && errors.As(err, &exit) && exit.ExitCode() == exitDiverged {
+			return fmt.Errorf("%w: %s exited with status %d", errDiverged, script, exitDiverged)
+		}
 		return fmt.Errorf("%s %s: %v", script, args, err)
 	}
 	return nil
 }
 
 func trainLoop(c *trainConfig) error {
+	if err := os.MkdirAll(c.runDir, 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockRunDir(c.runDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, d := range []string{"chunks", "nets", "trainer"} {
 		if err := os.MkdirAll(c.path(d), 0o755); err != nil {
 			return err
@@ -185,12 +214,23 @@ func trainLoop(c *trainConfig) error {
 	}
 	if st.Best == "" {
 		st.Best = filepath.Join("nets", "iter-0000.onnx")
-		if err := c.runPython("train.py", "--init-only", "--run-dir", c.path("trainer"), "--blocks", fmt.Sprint(c.blocks),
+		if err := c.runPython("train.py", "--init-only", "--exit-with-parent", "--run-dir", c.path("trainer"), "--blocks", fmt.Sprint(c.blocks),
 			"--channels", fmt.Sprint(c.channels), "--export", c.path(st.Best)); err != nil {
+			return err
+		}
+		// The starting weights beside the first network: a refused
+		// candidate of iteration 1 rolls the trainer back to them.
+		if err := copyFile(c.path("trainer", "checkpoint.pt"), c.path("nets", "iter-0000.pt")); err != nil {
 			return err
 		}
 		if err := saveState(statePath, st); err != nil {
 			return err
+		}
+	}
+	// An export killed half-way leaves its temporary file (export.py).
+	if olds, err := filepath.Glob(c.path("nets", ".export-*.onnx.tmp")); err == nil {
+		for _, o := range olds {
+			os.Remove(o)
 		}
 	}
 	start := time.Now()
@@ -200,31 +240,20 @@ func trainLoop(c *trainConfig) error {
 		fmt.Fprintf(c.out, "== iteration %d (%s) best %s, %s elapsed\n", it, st.Phase, st.Best, time.Since(start).Round(time.Second))
 		switch st.Phase {
 		case "selfplay":
-			best, err := azero.LoadNetwork(c.path(st.Best))
-			if err != nil {
+			if err := c.selfplayIteration(it, &st, statePath); err != nil {
 				return err
 			}
-			cfg := *c.selfplay
-			cfg.Games = c.gamesPerIter
-			cfg.ChunkDir = c.path("chunks")
-			cfg.ChunkPrefix = fmt.Sprintf("iter%04d-", it)
-			cfg.Seed = c.selfplay.Seed*1_000_003 + uint64(it)
-			pgn, err := os.OpenFile(c.path("games.pgn"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-			if err != nil {
-				return err
-			}
-			cfg.PGN = pgn
-			cfg.Progress = func(s azero.SelfPlayStats) { fmt.Fprintf(c.out, "selfplay %s\n", s) }
-			_, err = azero.SelfPlay(best, cfg)
-			pgn.Close()
-			if err != nil {
-				return err
-			}
-			st.Phase = "train"
+			st.Phase, st.SelfPlay = "train", nil
 		case "train":
-			if err := c.runPython("train.py", "--chunks", c.path("chunks"), "--window", fmt.Sprint(c.window),
+			// The target key makes a restarted phase end at the step an
+			// uninterrupted one would have, not --steps after the kill.
+			if err := c.runPython("train.py", "--exit-with-parent", "--target-key", fmt.Sprintf("iter-%04d", it),
+				"--chunks", c.path("chunks"), "--window", fmt.Sprint(c.window),
 				"--run-dir", c.path("trainer"), "--steps", fmt.Sprint(c.steps), "--batch", fmt.Sprint(c.batch),
 				"--lr", fmt.Sprint(c.lr), "--l2", fmt.Sprint(c.l2), "--log-every", "50", "--export", c.path(candidate)); err != nil {
+				if errors.Is(err, errDiverged) {
+					return c.refuse(it, candidate, &st, statePath, err.Error())
+				}
 				return err
 			}
 			// Keep the weights beside the export: export.py --checkpoint can
@@ -234,6 +263,11 @@ func trainLoop(c *trainConfig) error {
 			}
 			st.Phase = "gate"
 		case "gate":
+			// A network with NaN outputs would crash the gate, and the
+			// rerun would crash again; it is refused instead.
+			if err := checkCandidate(c.path(candidate)); err != nil {
+				return c.refuse(it, candidate, &st, statePath, err.Error())
+			}
 			promoted, score, err := c.gate(it, candidate, st.Best)
 			if err != nil {
 				return err

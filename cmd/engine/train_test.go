@@ -1,0 +1,423 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	enc "encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/azero"
+)
+
+// stubTrainer is a train.py stand-in run by /bin/sh (--python /bin/sh), so
+// the loop's tests need no PyTorch: it writes a checkpoint and copies
+// $STUB_NET (or, when training, $STUB_TRAINED_NET) to --export; with
+// $STUB_DIVERGE it fails as train.py does on a non-finite loss.
+const stubTrainer = `
+export=""; rundir=""; init=0
+while [ $# -gt 0 ]; do
+  case "$1" in --export) export="$2"; shift;; --run-dir) rundir="$2"; shift;; --init-only) init=1;; esac
+  shift
+done
+mkdir -p "$rundir"
+if [ $init = 0 ] && [ -n "$STUB_DIVERGE" ]; then
+  echo "error: training diverged: non-finite loss nan (policy nan, value nan) at step 5" >&2
+  exit 3
+fi
+echo "checkpoint $$ $init" > "$rundir/checkpoint.pt"
+net="$STUB_NET"
+if [ $init = 0 ] && [ -n "$STUB_TRAINED_NET" ]; then net="$STUB_TRAINED_NET"; fi
+if [ -n "$export" ]; then cp "$net" "$export"; fi
+`
+
+// trainArgs are a tiny loop's flags: a few short self-play games, the stub
+// trainer, no gating games, no ladder.
+func trainArgs(t *testing.T, runDir string, games int, extra ...string) []string {
+	t.Helper()
+	stub := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(stub, "train.py"), []byte(stubTrainer), 0o644))
+	return append([]string{"train", "--run-dir", runDir, "--iterations", "1", "--games", strconv.Itoa(games),
+		"--chunk-games", "1", "--workers", "1", "--parallel", "1", "--max-plies", "60",
+		"--gate-games", "0", "--ladder-every", "0", "--python", "/bin/sh", "--trainer", stub}, extra...)
+}
+
+func requireRuntime(t *testing.T) {
+	t.Helper()
+	if _, err := azero.LoadRuntime(""); err != nil {
+		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+func defaultNet(t *testing.T) string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "azero", "default.onnx"))
+	require.NoError(t, err)
+	return p
+}
+
+func readState(t *testing.T, runDir string) trainState {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runDir, "state.json"))
+	require.NoError(t, err)
+	var st trainState
+	require.NoError(t, json.Unmarshal(data, &st))
+	return st
+}
+
+// A second loop on a locked run directory fails at once, naming the
+// directory and the holder's pid; the lock goes with its holder.
+func TestTrainRunDirLocked(t *testing.T) {
+	requireRuntime(t)
+	dir := t.TempDir()
+	release, err := lockRunDir(dir)
+	require.NoError(t, err)
+	start := time.Now()
+	code, _, stderr := engine(t, "", trainArgs(t, dir, 1)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "run directory "+dir+" is in use by another engine train (pid "+strconv.Itoa(os.Getpid())+")")
+	assert.Less(t, time.Since(start), 5*time.Second, "it must not wait for the lock")
+	_, err = os.Stat(filepath.Join(dir, "state.json"))
+	assert.True(t, os.IsNotExist(err), "the refused loop must not touch the run")
+
+	release()
+	release, err = lockRunDir(dir)
+	require.NoError(t, err)
+	release()
+}
+
+// TestRunChildHelper is not a test: the tests below run the test binary as
+// a loop stand-in that starts a child through runChild, the helper that
+// starts the trainer, and is then killed.
+func TestRunChildHelper(t *testing.T) {
+	script := os.Getenv("TWOFOLD_RUNCHILD_HELPER")
+	if script == "" {
+		t.Skip("helper process for TestRunChildDiesWithParent")
+	}
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Stdout = os.Stdout
+	err := runChild(cmd)
+	fmt.Printf("runChild: %v\n", err)
+	os.Exit(0)
+}
+
+// startHelper runs TestRunChildHelper with a child shell script that prints
+// its pid(s) first; it returns the helper, its output and those pids.
+func startHelper(t *testing.T, script string, pids int) (*exec.Cmd, *bufio.Scanner, []int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRunChildHelper$")
+	cmd.Env = append(os.Environ(), "TWOFOLD_RUNCHILD_HELPER="+script)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(out)
+	var got []int
+	for range pids {
+		require.True(t, sc.Scan(), "the helper's child printed no pid")
+		pid, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
+		require.NoError(t, err, sc.Text())
+		got = append(got, pid)
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	}
+	return cmd, sc, got
+}
+
+// alive tells whether pid runs (a zombie left for a reaper does not).
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// processGone waits up to 10 s for pid to end.
+func processGone(pid int) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !alive(pid) {
+			return true
+		}
+	}
+	return false
+}
+
+// SIGKILL of the loop takes the trainer with it: a killed loop used to
+// leave it training on, beside the restarted loop's trainer.
+func TestRunChildDiesWithParent(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs Linux (/proc and the parent-death signal)")
+	}
+	helper, _, pids := startHelper(t, "echo $$; exec sleep 60", 1)
+	require.True(t, alive(pids[0]))
+	require.NoError(t, helper.Process.Signal(syscall.SIGKILL))
+	helper.Wait()
+	assert.True(t, processGone(pids[0]), "the child outlived its killed parent")
+}
+
+// SIGTERM (or Ctrl-C) to the loop reaches the child's whole process group,
+// its own children included, and the loop reports the interruption.
+func TestRunChildForwardsSignals(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs Linux")
+	}
+	helper, out, pids := startHelper(t, "echo $$; sleep 60 & echo $!; wait", 2)
+	require.NoError(t, helper.Process.Signal(syscall.SIGTERM))
+	require.True(t, out.Scan())
+	assert.Contains(t, out.Text(), "runChild: interrupted by terminated")
+	helper.Wait()
+	for _, pid := range pids {
+		assert.True(t, processGone(pid), "pid %d survived", pid)
+	}
+}
+
+// SIGKILL in the middle of self-play, then the same command again: the
+// iteration ends with exactly its games, none played twice, no chunk twice,
+// no temporary files. (The loop used to replay the iteration with the same
+// seed, duplicating the chunks and PGN games written before the kill.)
+func TestTrainSelfplayResumesAfterKill(t *testing.T) {
+	requireRuntime(t)
+	const games = 20
+	runDir := t.TempDir()
+	args := trainArgs(t, runDir, games, "--playouts", "24")[1:]
+	start := func() *exec.Cmd {
+		cmd := exec.Command(binary(t), append([]string{"train"}, args...)...)
+		cmd.Env = append(os.Environ(), "STUB_NET="+defaultNet(t))
+		var out lockedBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+
+	cmd := start()
+	var st trainState
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "self-play recorded no progress")
+		if data, err := os.ReadFile(filepath.Join(runDir, "state.json")); err == nil && json.Unmarshal(data, &st) == nil &&
+			st.SelfPlay != nil && st.SelfPlay.Games >= 3 {
+			break
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	cmd.Wait()
+	st = readState(t, runDir)
+	require.Equal(t, "selfplay", st.Phase)
+	require.Less(t, st.SelfPlay.Games, games, "killed too late to test anything")
+
+	// What a kill at a worse moment leaves: a chunk renamed into place but
+	// not yet recorded (here a copy of a recorded one), a writer's
+	// temporary file, and PGN text after the recorded offset.
+	chunks := filepath.Join(runDir, "chunks")
+	data, err := os.ReadFile(filepath.Join(chunks, st.SelfPlay.Chunks[0]))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(chunks, "iter0001-99999999T999999.999-w0-000099.twfc.gz"), data, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(chunks, ".tmp-chunk-123456"), data[:10], 0o644))
+	pgn, err := os.OpenFile(filepath.Join(runDir, "games.pgn"), os.O_APPEND|os.O_WRONLY, 0o644)
+	require.NoError(t, err)
+	_, err = pgn.WriteString("[Event \"Twofold self-play\"]\n[Site \"cut short")
+	require.NoError(t, err)
+	require.NoError(t, pgn.Close())
+
+	cmd = start()
+	require.NoError(t, cmd.Wait(), "the resumed loop failed")
+	st = readState(t, runDir)
+	assert.Equal(t, 2, st.Iteration)
+	assert.Nil(t, st.SelfPlay)
+
+	entries, err := os.ReadDir(chunks)
+	require.NoError(t, err)
+	seen := map[[32]byte]string{}
+	positions := 0
+	for _, e := range entries {
+		require.True(t, strings.HasPrefix(e.Name(), "iter0001-") && strings.HasSuffix(e.Name(), azero.ChunkExt), "stray file %s", e.Name())
+		samples, err := azero.ReadChunk(filepath.Join(chunks, e.Name()))
+		require.NoError(t, err)
+		h := sha256.New()
+		for _, s := range samples {
+			enc.Write(h, enc.LittleEndian, s.Features.Bits)
+			for _, p := range s.Policy {
+				enc.Write(h, enc.LittleEndian, p)
+			}
+		}
+		sum := [32]byte(h.Sum(nil))
+		assert.NotContains(t, seen, sum, "%s repeats %s", e.Name(), seen[sum])
+		seen[sum] = e.Name()
+		positions += len(samples)
+	}
+	assert.Len(t, entries, games, "one chunk per game (--chunk-games 1)")
+
+	text, err := os.ReadFile(filepath.Join(runDir, "games.pgn"))
+	require.NoError(t, err)
+	pgnGames := strings.Split(string(text), "[Event ")[1:]
+	assert.Len(t, pgnGames, games)
+	moves := map[string]bool{}
+	plies := 0
+	for _, g := range pgnGames {
+		movetext := g[strings.Index(g, "\n\n")+2:]
+		assert.False(t, moves[movetext], "a game was played twice")
+		moves[movetext] = true
+		for _, tok := range strings.Fields(movetext) {
+			if !strings.HasSuffix(tok, ".") && tok != "1-0" && tok != "0-1" && tok != "1/2-1/2" {
+				plies++
+			}
+		}
+	}
+	// Every position is a sample (no --fast-playouts), so the chunks and
+	// the PGN tell the same story.
+	assert.Equal(t, plies, positions)
+}
+
+// nanNetwork writes a copy of the ONNX model src with every float
+// initializer's raw data set to NaN, as a diverged trainer exported it. The
+// protobuf is walked by hand (ModelProto.graph = 7, GraphProto.initializer
+// = 5, TensorProto.data_type = 2 with FLOAT = 1, raw_data = 9) and patched
+// in place, so its structure is untouched.
+func nanNetwork(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	require.NoError(t, err)
+	type field struct {
+		num, wire  int
+		start, end int // a length-delimited field's bytes
+		varint     uint64
+	}
+	fields := func(b []byte) []field {
+		var out []field
+		for i := 0; i < len(b); {
+			key, n := enc.Uvarint(b[i:])
+			require.Positive(t, n, "bad protobuf")
+			i += n
+			f := field{num: int(key >> 3), wire: int(key & 7)}
+			switch f.wire {
+			case 0:
+				f.varint, n = enc.Uvarint(b[i:])
+				i += n
+			case 1:
+				i += 8
+			case 5:
+				i += 4
+			case 2:
+				l, n := enc.Uvarint(b[i:])
+				f.start, f.end = i+n, i+n+int(l)
+				i = f.end
+			default:
+				t.Fatalf("protobuf wire type %d", f.wire)
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	poisoned := 0
+	for _, g := range fields(data) {
+		if g.num != 7 || g.wire != 2 {
+			continue
+		}
+		graph := data[g.start:g.end]
+		for _, init := range fields(graph) {
+			if init.num != 5 || init.wire != 2 {
+				continue
+			}
+			tensor := graph[init.start:init.end]
+			var float bool
+			var raw []byte
+			for _, f := range fields(tensor) {
+				if f.num == 2 && f.wire == 0 {
+					float = f.varint == 1
+				}
+				if f.num == 9 && f.wire == 2 {
+					raw = tensor[f.start:f.end]
+				}
+			}
+			if float && len(raw) > 0 {
+				for i := 0; i+4 <= len(raw); i += 4 {
+					enc.LittleEndian.PutUint32(raw[i:], 0x7fc00000) // float32 NaN
+				}
+				poisoned++
+			}
+		}
+	}
+	require.Positive(t, poisoned, "no float initializers in %s", src)
+	require.NoError(t, os.WriteFile(dst, data, 0o644))
+}
+
+// A candidate with NaN outputs (what the old trainer exported at --lr 1e6)
+// is refused before the gate: not promoted, set aside, the trainer rolled
+// back, the refusal recorded; the loop stops saying what to do; and the
+// same command then retrains instead of crashing again.
+func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
+	requireRuntime(t)
+	runDir := t.TempDir()
+	nan := filepath.Join(t.TempDir(), "nan.onnx")
+	nanNetwork(t, defaultNet(t), nan)
+	t.Setenv("STUB_NET", defaultNet(t))
+	t.Setenv("STUB_TRAINED_NET", nan)
+	args := trainArgs(t, runDir, 2, "--playouts", "4", "--lr", "1e6")
+	_, err := azero.LoadNetwork(nan)
+	require.ErrorContains(t, err, "non-finite", "the poisoned network must be what azero refuses")
+
+	code, stdout, stderr := engine(t, "", args...)
+	require.Equal(t, 1, code, stdout+stderr)
+	assert.Contains(t, stdout, "iteration 1: candidate nets/iter-0001.onnx refused: network "+runDir+"/nets/iter-0001.onnx: outputs a non-finite value (NaN)")
+	assert.Contains(t, stderr, "It was not gated and the best network stays nets/iter-0000.onnx")
+	assert.Contains(t, stderr, "the trainer was rolled back to nets/iter-0000.pt")
+	assert.Contains(t, stderr, "lower --lr (now 1e+06); then run the same command again to retrain iteration 1")
+	st := readState(t, runDir)
+	assert.Equal(t, trainState{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, st)
+	assert.NoFileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx"))
+	assert.FileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx.refused"))
+	assert.FileExists(t, filepath.Join(runDir, "nets", "iter-0001.pt.refused"))
+	ckpt, err := os.ReadFile(filepath.Join(runDir, "trainer", "checkpoint.pt"))
+	require.NoError(t, err)
+	init, err := os.ReadFile(filepath.Join(runDir, "nets", "iter-0000.pt"))
+	require.NoError(t, err)
+	assert.Equal(t, string(init), string(ckpt), "the trainer must restart from the last good checkpoint")
+	refused, err := os.ReadFile(filepath.Join(runDir, "refused.csv"))
+	require.NoError(t, err)
+	assert.Regexp(t, `^iteration,candidate,reason,trainer_rolled_back_to\n1,nets/iter-0001.onnx,".*outputs a non-finite value \(NaN\).*",nets/iter-0000.pt\n$`, string(refused))
+
+	// Once the trainer behaves, the same command goes on from the train phase.
+	t.Setenv("STUB_TRAINED_NET", "")
+	code, stdout, stderr = engine(t, "", args...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Contains(t, stdout, "== iteration 1 (train)")
+	assert.NotContains(t, stdout, "(selfplay)", "self-play of iteration 1 was done")
+	assert.Equal(t, "nets/iter-0001.onnx", readState(t, runDir).Best)
+}
+
+// A trainer that stops on a non-finite loss (train.py's exit status 3)
+// gets the same treatment, and a rerun that diverges again is refused again
+// in the same words, not a crash.
+func TestTrainRefusesDivergedTraining(t *testing.T) {
+	requireRuntime(t)
+	runDir := t.TempDir()
+	t.Setenv("STUB_NET", defaultNet(t))
+	t.Setenv("STUB_DIVERGE", "1")
+	args := trainArgs(t, runDir, 2, "--playouts", "4")
+	for attempt := range 2 {
+		code, stdout, stderr := engine(t, "", args...)
+		require.Equal(t, 1, code, stdout+stderr)
+		assert.Contains(t, stdout, "error: training diverged: non-finite loss nan")
+		assert.Contains(t, stderr, "iteration 1: candidate nets/iter-0001.onnx refused: training diverged (non-finite loss or weights): train.py exited with status 3.")
+		assert.Contains(t, stderr, "lower --lr (now 0.02)")
+		assert.Equal(t, trainState{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, readState(t, runDir), "attempt %d", attempt)
+		assert.NoFileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx"))
+	}
+	refused, err := os.ReadFile(filepath.Join(runDir, "refused.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(refused), "\n"), "a header and one line per refusal")
+}
