@@ -60,9 +60,7 @@ func TestGeneratedScriptsStayInBounds(t *testing.T) {
 			if f[0] == "quit" {
 				assert.Equal(t, len(s.Steps)-1, i, "quit ends the script")
 			}
-			if f[0] == "bench" {
-				assert.Equal(t, "bench 1", line)
-			}
+			assert.NotEqual(t, "bench", f[0], "bench holds up isready by design")
 			if f[0] == "go" && len(f) > 2 && f[1] == "perft" {
 				d, err := strconv.Atoi(f[2])
 				assert.True(t, err != nil || d <= 3 || d > 20, line)

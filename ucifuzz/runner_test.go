@@ -98,12 +98,14 @@ func fakeEngine(mode string) int {
 	return 0
 }
 
-// fake returns run options that start the fake engine in mode.
+// fake returns run options that start the fake engine in mode. The
+// timeouts are generous enough for a loaded machine, short enough for a
+// quick test.
 func fake(t *testing.T, mode string) RunOptions {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	return RunOptions{Engine: exe, Env: []string{fakeEnv + "=" + mode}, ReadyTimeout: 500 * time.Millisecond,
-		StopTimeout: 500 * time.Millisecond, Slack: 500 * time.Millisecond, QuitTimeout: 2 * time.Second}
+	return RunOptions{Engine: exe, Env: []string{fakeEnv + "=" + mode}, ReadyTimeout: 1500 * time.Millisecond,
+		StopTimeout: 1500 * time.Millisecond, Slack: 1500 * time.Millisecond, QuitTimeout: 3 * time.Second}
 }
 
 func script(lines ...string) Script {
