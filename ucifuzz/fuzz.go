@@ -89,7 +89,7 @@ func (s Summary) Report() string {
 	}
 	sort.Strings(classes)
 	for _, c := range classes {
-		fmt.Fprintf(&b, "  %-20s %5d  first: %s\n    %s\n", c, s.Failures[c], s.First[c], clip(s.Details[c], 400))
+		fmt.Fprintf(&b, "  %-20s %5d  first: %s\n    %s\n", c, s.Failures[c], s.First[c], strings.ReplaceAll(clip(s.Details[c], 400), "\n", " | "))
 	}
 	return b.String()
 }
@@ -173,7 +173,7 @@ func (s *Summary) record(cfg Config, sc indexed, res Result) {
 	for _, f := range res.Failures {
 		s.Failures[f.Class]++
 		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, "process %d (%s): %s: %s\n", sc.i, sc.s.Searcher, f.Class, clip(f.Detail, 300))
+			fmt.Fprintf(cfg.Log, "process %d (%s): %s: %s\n", sc.i, sc.s.Searcher, f.Class, strings.ReplaceAll(clip(f.Detail, 300), "\n", " | "))
 		}
 		if _, seen := s.First[f.Class]; seen {
 			continue

@@ -446,7 +446,7 @@ func (r *runner) handle(ev event) {
 			if panicPattern.MatchString(stderr) {
 				class = ClassPanic
 			}
-			r.fail(class, "the engine exited (%v) without quit; stderr: %s", r.exit, tail(stderr, 1500))
+			r.fail(class, "the engine exited (%v) without quit; stderr: %s", r.exit, panicExcerpt(stderr))
 		}
 		return
 	}
@@ -530,7 +530,7 @@ func (r *runner) finish() {
 		}
 	}
 	if stderr := r.stderrText(); panicPattern.MatchString(stderr) && !r.has(ClassPanic) {
-		r.fail(ClassPanic, "stderr: %s", tail(stderr, 1500))
+		r.fail(ClassPanic, "stderr: %s", panicExcerpt(stderr))
 	}
 	if r.stdin != nil {
 		r.stdin.Close()
@@ -544,6 +544,15 @@ func (r *runner) has(class string) bool {
 		}
 	}
 	return false
+}
+
+// panicExcerpt is the start of a panic report (its message and first
+// frames, which name the bug) or else the end of stderr.
+func panicExcerpt(stderr string) string {
+	if loc := panicPattern.FindStringIndex(stderr); loc != nil {
+		return clip(stderr[loc[0]:], 1200)
+	}
+	return tail(stderr, 1200)
 }
 
 func clip(s string, n int) string {
