@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -73,6 +74,11 @@ func options() []*option {
 		}},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
 			e.searchOpts.Threads = atoi(v)
+			// Each search thread gets an OS thread, as in engines written in
+			// C: with more threads than Go's processors, the input loop's
+			// goroutine queued behind them and stop took seconds (Threads
+			// 256 on 2 cores); the kernel's scheduler wakes it at once.
+			runtime.GOMAXPROCS(max(runtime.NumCPU(), e.searchOpts.Threads+1))
 			return nil
 		}},
 		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {

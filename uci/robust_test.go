@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -154,4 +155,22 @@ func TestHugeFENCountersRefused(t *testing.T) {
 	out := session(t, "position fen 4k3/8/8/8/8/8/8/4K2R b K - 0 9223372036854775807 moves e8d8", "d")
 	assert.Regexp(t, `^info string position: .*fullmove number.*; position unchanged$`, out[0])
 	assert.Equal(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", fenOf(t, out))
+}
+
+// More search threads than cores: each gets an OS thread, so the input
+// loop is not queued behind them and stop is still prompt (Threads 256 on
+// 2 cores took 2.5 s to answer stop).
+func TestManyThreadsStillStopPromptly(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(before) })
+	l := startLive(t)
+	l.send("setoption name Threads value 64", "isready")
+	l.waitFor(`^readyok$`, 5*time.Second)
+	assert.GreaterOrEqual(t, runtime.GOMAXPROCS(0), 65)
+	for i := 0; i < 3; i++ {
+		l.send("go infinite")
+		time.Sleep(30 * time.Millisecond)
+		l.send("stop")
+		l.waitFor(`^bestmove `, 2*time.Second)
+	}
 }

@@ -97,8 +97,10 @@ func Generate(seed uint64, proc int, cfg GenConfig) Script {
 
 // send appends a line after making it safe to send (see sanitize) and
 // follows its effect on the position.
-func (g *generator) send(line string) {
-	line = g.sanitize(line)
+func (g *generator) send(line string) { g.sendRaw(g.sanitize(line)) }
+
+// sendRaw appends a line as it is.
+func (g *generator) sendRaw(line string) {
 	if g.quit {
 		return
 	}
@@ -148,8 +150,16 @@ func (g *generator) action() {
 		g.wait()
 	case n < 760:
 		g.send(g.pick("go perft 1", "go perft 2", "go perft 3", "go perft 0", "go perft -1", "go perft x", "go perft", "go perft 9223372036854775807"))
-	case n < 910:
+	case n < 900:
 		g.send(g.garbageLine())
+	case n < 910:
+		// A long perft or bench runs beside the input loop: isready is
+		// answered while it runs, and stop (or any command that needs the
+		// engine) ends it. Sent as is: sanitize would tame it.
+		g.sendRaw(g.pick("go perft 9", "go perft 20", "bench 30", "bench 13"))
+		g.sleep(g.rng.IntN(50))
+		g.send("isready")
+		g.send(g.pick("stop", "stop", "position startpos", "ucinewgame", "go depth 1", "quit"))
 	case n < 930:
 		g.knownTrouble()
 	case n < 990:

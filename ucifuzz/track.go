@@ -1,6 +1,7 @@
 package ucifuzz
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -177,8 +178,8 @@ func ParseGo(p *board.Position, args []string, mcts bool) GoSpec {
 			}
 			i++
 			n, err := strconv.ParseInt(args[i], 10, 64)
-			if err != nil {
-				continue
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				continue // out of range saturates, as in the engine
 			}
 			switch key {
 			case "movetime":

@@ -87,6 +87,8 @@ func TestParseGoBounds(t *testing.T) {
 		{white, "movetime 18446744073710", 0},
 		{white, "nodes 10000", 100*time.Millisecond + time.Millisecond},
 		{white, "nodes 9223372036854775807", 0},
+		{white, "nodes 10000 nodes 18446744073709551615", 0}, // out of range saturates, the last one counts
+		{white, "nodes 18446744073709551615 nodes 10000", 100*time.Millisecond + time.Millisecond},
 		{white, "depth 3", 0},
 		{white, "mate 2", 0},
 		{white, "movetime abc", 0},
