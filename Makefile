@@ -22,7 +22,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests must not skip the ONNX Runtime tests for want of the library.
 export TWOFOLD_REQUIRE_ORT := 1
 
-.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest train-smoke perft-suites perft-full bench-perft bench-mcts clean
+.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest train-smoke perft-suites perft-full bench-perft bench-mcts fuzz fuzz-short clean
 
 all: build
 
@@ -51,7 +51,7 @@ build: deps
 run: build
 	./$(BIN)
 
-test: fmt-check vet unit race pytest perft-suites train-smoke
+test: fmt-check vet unit race pytest perft-suites train-smoke fuzz-short
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
@@ -91,6 +91,20 @@ train-smoke: build py-deps
 	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 --pgn $(SMOKE)/l.pgn | tail -4
 	test $$(grep -c '^\[Result ' $(SMOKE)/l.pgn) -eq 4
 	rm -rf $(SMOKE) $(SMOKE).log $(SMOKE).log2
+
+# The UCI stress fuzzer (ucifuzz) against the built engine: both minds,
+# mutated commands, FENs, options, absurd numbers, huge lines and go/stop/
+# ponderhit/quit interleavings; it checks liveness, isready within 2 s,
+# bestmove legality and stop latency, and saves a reproducer per failure
+# class. make test runs a short one; make fuzz the long one (SEED=n to vary).
+FUZZ_INPUTS ?= 100000
+fuzz: build
+	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
+	./bin/ucifuzz --engine $(BIN) --inputs $(FUZZ_INPUTS) --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz
+
+fuzz-short: build
+	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
+	./bin/ucifuzz --engine $(BIN) --inputs 2000 --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz-short
 
 # Every reference count, including the billion-node ones (a few minutes).
 perft-full: build

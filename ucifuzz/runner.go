@@ -158,6 +158,7 @@ type runner struct {
 	killErr     bool // the fuzzer killed it
 	inputClosed bool
 	crashed     bool // it ended on its own, untold
+	threads     int  // the Threads option as set (0: the default, 1)
 }
 
 func (r *runner) fail(class, format string, args ...any) {
@@ -313,7 +314,17 @@ func (r *runner) send(line string) {
 		for _, p := range r.pending {
 			if p.stoppedAt.IsZero() {
 				p.stoppedAt = now
-				p.timeStop = cmd == "stop" && !r.mcts && p.spec.Infinite
+				// The latency figure is alpha-beta on one thread, as
+				// engines quote it; more threads than cores only add
+				// the kernel's scheduling.
+				p.timeStop = cmd == "stop" && !r.mcts && p.spec.Infinite && r.threads <= 1
+			}
+		}
+	}
+	if cmd == "setoption" {
+		if name, value, ok := SplitSetOption(fields[1:]); ok && strings.EqualFold(name, "Threads") {
+			if n, err := strconv.Atoi(value); err == nil && n >= 1 && n <= 256 {
+				r.threads = n
 			}
 		}
 	}
