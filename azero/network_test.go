@@ -42,11 +42,11 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 		valueW  float32
 		want    string
 	}{
-		{"nan-policy", filled(PolicySize, float32(math.NaN())), 0.01, "non-finite policy logit"},
-		{"one-nan-logit", oneNaN, 0.01, "index 1234"},
-		{"inf-policy", filled(PolicySize, float32(math.Inf(-1))), 0.01, "non-finite policy logit"},
-		{"nan-value", filled(PolicySize, 0.001), float32(math.NaN()), "non-finite value"},
-		{"inf-value", filled(PolicySize, 0.001), float32(math.Inf(1)), "non-finite value"},
+		{"nan-policy", filled(PolicySize, float32(math.NaN())), 0.01, "policy logit"},
+		{"one-nan-logit", oneNaN, 0.01, "policy logit 1234 is NaN"},
+		{"inf-policy", filled(PolicySize, float32(math.Inf(-1))), 0.01, "policy logit"},
+		{"nan-value", filled(PolicySize, 0.001), float32(math.NaN()), "value NaN for"},
+		{"inf-value", filled(PolicySize, 0.001), float32(math.Inf(1)), "value +Inf for rnbqkbnr/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeNetwork(t, c.name+".onnx", testNetwork(c.policyW, c.valueW))
@@ -54,6 +54,7 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), path)
 			assert.Contains(t, err.Error(), c.want)
+			assert.ErrorIs(t, err, ErrNonFiniteNetwork)
 		})
 	}
 }

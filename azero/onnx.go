@@ -119,8 +119,8 @@ const MaxNetworkBytes = 512 << 20
 // the tensor names and shapes it runs the network once on a few positions
 // and refuses it if any output is NaN or infinite (a training run that
 // diverged), so that a broken network is reported here, by name, and not
-// met in the middle of a search. The training loop can use it as is to
-// vet a candidate network.
+// met in the middle of a search; such an error wraps ErrNonFiniteNetwork.
+// The training loop can use it as is to vet a candidate network.
 func LoadNetwork(path string) (*Network, error) {
 	n := &Network{Name: DefaultNetworkName, model: defaultNetwork}
 	if path != "" && path != DefaultNetworkName {
@@ -204,6 +204,11 @@ var finiteFixtures = []string{
 	"8/5k2/8/3K4/8/8/6P1/8 w - - 12 60",
 }
 
+// ErrNonFiniteNetwork is wrapped by LoadNetwork's error for a network that
+// outputs NaN or infinity (errors.Is tells it from an unreadable file), as
+// a training run that diverged produces.
+var ErrNonFiniteNetwork = errors.New("network outputs NaN or infinity")
+
 // checkFinite runs the network on finiteFixtures and reports the first NaN
 // or infinite logit or value.
 func (n *Network) checkFinite() error {
@@ -226,11 +231,11 @@ func (n *Network) checkFinite() error {
 	}
 	for i, fen := range finiteFixtures {
 		if v := value[i]; !isFinite(float64(v)) {
-			return fmt.Errorf("outputs a non-finite value (%v) for %s", v, fen)
+			return fmt.Errorf("%w: value %v for %s", ErrNonFiniteNetwork, v, fen)
 		}
 		for j, l := range policy[i*PolicySize : (i+1)*PolicySize] {
 			if !isFinite(float64(l)) {
-				return fmt.Errorf("outputs a non-finite policy logit (%v at index %d) for %s", l, j, fen)
+				return fmt.Errorf("%w: policy logit %d is %v for %s", ErrNonFiniteNetwork, j, l, fen)
 			}
 		}
 	}
