@@ -53,8 +53,8 @@ func (b *broken) Close() error  { return nil }
 // checkFinite verifies no NaN or infinity reached the tree's statistics.
 func checkTreeFinite(t *testing.T, tr *tree) {
 	t.Helper()
-	for i := range tr.nodes {
-		nd := &tr.nodes[i]
+	for i := range tr.size() {
+		nd := tr.at(int32(i))
 		require.True(t, isFinite(nd.w), "node %d: w %v", i, nd.w)
 		require.True(t, isFinite(float64(nd.prior)) && nd.prior >= 0, "node %d: prior %v", i, nd.prior)
 	}
@@ -128,9 +128,9 @@ func TestPickAlwaysChoosesAChild(t *testing.T) {
 		s.Search(pos, timeman.Limits{Nodes: 50}, nil)
 		tr := s.tree
 		tr.params = p // what sanitized() keeps out of real trees
-		nd := tr.nodes[root]
+		nd := *tr.at(root)
 		for i := range nd.count {
-			tr.nodes[nd.first+int32(i)].w = nan // and what applyNetwork keeps out
+			tr.at(nd.first + int32(i)).w = nan // and what applyNetwork keeps out
 		}
 		c := tr.pick(root)
 		require.GreaterOrEqual(t, c, nd.first)
@@ -204,15 +204,15 @@ func TestTreeStaysWithinRamLimit(t *testing.T) {
 		assert.Less(t, time.Since(start), 10*time.Second, "stopped by the budget, not the limit")
 		assert.Less(t, res.Nodes, uint64(10_000_000))
 		assert.Greater(t, res.Nodes, uint64(100), "the budget held some playouts")
-		assert.LessOrEqual(t, len(s.tree.nodes), s.maxNodes())
-		assert.LessOrEqual(t, cap(s.tree.nodes)*nodeBytes, 1<<20, "the budget bounds the array, growth included")
+		assert.LessOrEqual(t, s.tree.size(), s.maxNodes())
+		assert.LessOrEqual(t, s.tree.nodes.bytes(), 1<<20, "the budget bounds the memory, not only the count")
 		checkVisits(t, s.tree)
 
 		// The next search starts from the full tree's subtree and has room.
 		pos.Make(res.Best)
 		res = s.Search(pos, timeman.Limits{Nodes: 100}, nil)
 		requireLegal(t, pos, res.Best)
-		assert.LessOrEqual(t, len(s.tree.nodes), s.maxNodes())
+		assert.LessOrEqual(t, s.tree.size(), s.maxNodes())
 	}
 }
 
@@ -236,7 +236,7 @@ func TestInfiniteSearchWaitsAtRamLimit(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	s.mu.Lock()
-	nodes, playouts := len(s.tree.nodes), s.done
+	nodes, playouts := s.tree.size(), s.done
 	s.mu.Unlock()
 	select {
 	case <-done:
@@ -244,7 +244,7 @@ func TestInfiniteSearchWaitsAtRamLimit(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 	s.mu.Lock()
-	assert.Equal(t, nodes, len(s.tree.nodes), "the tree did not grow")
+	assert.Equal(t, nodes, s.tree.size(), "the tree did not grow")
 	assert.LessOrEqual(t, s.done, playouts+16, "only playouts in flight finished")
 	s.mu.Unlock()
 	s.Stop()
@@ -299,8 +299,8 @@ func TestRamLimitDefaultsAndDropsABigTree(t *testing.T) {
 	assert.Equal(t, DefaultOptions.RamLimitMB, s.opts.RamLimitMB, "< 1 means the default")
 
 	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, nil)
-	require.Greater(t, len(s.tree.nodes), 30000)
-	o.RamLimitMB = 1 // about 26000 nodes
+	require.Greater(t, s.tree.size(), 30000)
+	o.RamLimitMB = 1 // one page, 16384 nodes
 	s.SetOptions(o)
 	assert.Nil(t, s.tree, "a tree over the new budget is not kept")
 }

@@ -170,14 +170,16 @@ func (s *Searcher) SetOptions(o Options) {
 		s.tree = nil // statistics gathered under other constants
 	}
 	s.opts = o
-	if s.tree != nil && len(s.tree.nodes) > s.maxNodes() {
+	if s.tree != nil && s.tree.size() > s.maxNodes() {
 		s.tree = nil // kept, it would leave the next search no room
 	}
 }
 
-// maxNodes is the tree size RamLimitMB allows.
+// maxNodes is the tree size RamLimitMB allows: whole pages of nodes (at
+// least one), as the tree allocates them.
 func (s *Searcher) maxNodes() int {
-	return int(min(int64(s.opts.RamLimitMB)<<20/int64(nodeBytes), maxTreeNodes))
+	pages := max(int64(s.opts.RamLimitMB)<<20/(pageSize*int64(nodeBytes)), 1)
+	return int(min(pages*pageSize, maxTreeNodes))
 }
 
 // ensureEvaluators opens one evaluator per worker.
@@ -304,7 +306,7 @@ func (s *Searcher) run() Result {
 	}
 	// The root gets its priors before anything can stop the search, so even
 	// a search stopped at once plays the network's choice (or a mate in one).
-	if t.nodes[root].state == stateNew {
+	if t.at(root).state == stateNew {
 		s.mu.Lock()
 		w := s.newWorker(s.evals[0])
 		n, _ := s.gather(w, 1) // gathers the new root whatever the limits say
@@ -339,11 +341,11 @@ func (s *Searcher) run() Result {
 		res.Best = ml.At(0)
 		return res
 	}
-	res.Best = t.nodes[best].move
-	res.Q = t.nodes[best].q(0)
-	if t.nodes[best].state == stateExpanded && t.nodes[best].count > 0 {
-		if reply := t.bestChild(best); reply >= 0 && t.nodes[reply].n > 0 {
-			res.Ponder = t.nodes[reply].move
+	res.Best = t.at(best).move
+	res.Q = t.at(best).q(0)
+	if t.at(best).state == stateExpanded && t.at(best).count > 0 {
+		if reply := t.bestChild(best); reply >= 0 && t.at(reply).n > 0 {
+			res.Ponder = t.at(reply).move
 		}
 	}
 	return res
@@ -428,7 +430,7 @@ func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
 	t := s.tree
 	// Resolved playouts cost no network run; a bound on them per batch keeps
 	// a proven or tiny tree from holding the lock forever.
-	for tries := 0; n < size && tries < 4*size+64 && !s.full && (s.budgetLeft() || t.nodes[root].state == stateNew); tries++ {
+	for tries := 0; n < size && tries < 4*size+64 && !s.full && (s.budgetLeft() || t.at(root).state == stateNew); tries++ {
 		lf := &w.leaves[n]
 		out := t.descend(w.pos, lf, &w.ml)
 		if out == needsNetwork {
@@ -496,7 +498,7 @@ func (s *Searcher) finished() bool {
 		return true
 	}
 	t := s.tree
-	rootNode := &t.nodes[root]
+	rootNode := t.at(root)
 	if rootNode.proven != provenNone && s.lim.Nodes == 0 {
 		s.stopping.Store(true) // a forced result: nothing left to learn
 		return true
@@ -569,14 +571,14 @@ func (s *Searcher) sendReports() {
 // infos builds the reports; it holds s.mu.
 func (s *Searcher) infos() []Info {
 	t := s.tree
-	rootNode := &t.nodes[root]
+	rootNode := t.at(root)
 	if rootNode.first < 0 {
 		return nil
 	}
 	var order []int32
 	for i := int32(0); i < int32(rootNode.count); i++ {
 		c := rootNode.first + i
-		if t.allowed != nil && !containsMove(t.allowed, t.nodes[c].move) {
+		if t.allowed != nil && !containsMove(t.allowed, t.at(c).move) {
 			continue
 		}
 		order = append(order, c)
@@ -591,7 +593,7 @@ func (s *Searcher) infos() []Info {
 	infos := make([]Info, 0, lines)
 	for k := range lines {
 		c := order[k]
-		nd := &t.nodes[c]
+		nd := t.at(c)
 		q := nd.q(-rootNode.q(0))
 		info := Info{
 			Depth: depth, SelDepth: max(s.selDepth, depth), MultiPV: k + 1,

@@ -46,8 +46,8 @@ func opts(threads, batch int) Options {
 // its own expansion plus once per visit of its children.
 func checkVisits(t *testing.T, tr *tree) {
 	t.Helper()
-	for i := range tr.nodes {
-		nd := &tr.nodes[i]
+	for i := range tr.size() {
+		nd := tr.at(int32(i))
 		require.Zero(t, nd.vl, "virtual loss left on node %d", i)
 		if nd.state != stateExpanded || nd.proven != provenNone {
 			continue
@@ -83,7 +83,7 @@ func TestNodesLimitIsExactPlayouts(t *testing.T) {
 			p := board.StartPosition()
 			res := s.Search(p, timeman.Limits{Nodes: 400}, nil)
 			assert.Equal(t, uint64(400), res.Nodes, "threads %d batch %d", threads, batch)
-			assert.Equal(t, int32(400), s.tree.nodes[root].n, "root visits")
+			assert.Equal(t, int32(400), s.tree.at(root).n, "root visits")
 			checkVisits(t, s.tree)
 		}
 	}
@@ -104,7 +104,7 @@ func TestTreeReuseKeepsTheSubtree(t *testing.T) {
 	p.Make(res.Best)
 	s.Search(p, timeman.Limits{Nodes: 100}, nil)
 	assert.True(t, s.Reused())
-	assert.Equal(t, kept+100, s.tree.nodes[root].n, "the subtree's visits carry over")
+	assert.Equal(t, kept+100, s.tree.at(root).n, "the subtree's visits carry over")
 	checkVisits(t, s.tree)
 
 	// Two more plies (our reply and theirs) still continue the game.
@@ -278,8 +278,9 @@ func TestRepetitionIsThreefold(t *testing.T) {
 			require.NoError(t, err)
 			q.Make(m)
 		}
-		tr.nodes = append(tr.nodes, node{first: -1})
-		return tr.expand(int32(len(tr.nodes)-1), q, &ml) == expandTerminal
+		i := tr.nodes.alloc(1)
+		*tr.at(i) = node{first: -1}
+		return tr.expand(i, q, &ml) == expandTerminal
 	}
 	assert.False(t, walk("g1f3"), "after Nf3: seen once before")
 	assert.False(t, walk("g1f3", "g8f6"), "seen once before")

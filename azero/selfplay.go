@@ -251,7 +251,7 @@ func (r *selfPlayRun) worker(id int) error {
 		n := 0
 		for _, g := range games {
 			target := r.playouts(g)
-			for k := 0; k < cfg.LeavesPerGame && int(g.t.nodes[root].n)+g.inflight < target; k++ {
+			for k := 0; k < cfg.LeavesPerGame && int(g.t.at(root).n)+g.inflight < target; k++ {
 				p := &pending[n]
 				p.g = g
 				out := g.t.descend(g.scratch, &p.lf, &ml)
@@ -287,7 +287,7 @@ func (r *selfPlayRun) worker(id int) error {
 		// Games whose search is done play their move.
 		kept := games[:0]
 		for _, g := range games {
-			rootNode := &g.t.nodes[root]
+			rootNode := g.t.at(root)
 			ready := g.inflight == 0 && (int(rootNode.n) >= r.playouts(g) || rootNode.proven != provenNone || rootNode.count == 1)
 			if ready && rootNode.state == stateExpanded {
 				r.playMove(g, rng)
@@ -328,11 +328,11 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	}
 
 	best := t.bestChild(root)
-	if len(g.moves) < r.cfg.SamplePlies && total > 0 && t.nodes[root].proven == provenNone {
+	if len(g.moves) < r.cfg.SamplePlies && total > 0 && t.at(root).proven == provenNone {
 		x := rng.IntN(total)
 		for i, c := range children {
 			if x < int(c.n) {
-				best = t.nodes[root].first + int32(i)
+				best = t.at(root).first + int32(i)
 				break
 			}
 			x -= int(c.n)
@@ -340,7 +340,7 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	}
 	// Resignation looks at the best move's value, whatever was sampled.
 	if th := r.cfg.ResignThreshold; th > 0 && total > 0 {
-		bq := t.nodes[t.bestChild(root)].q(0)
+		bq := t.at(t.bestChild(root)).q(0)
 		if bq < -th {
 			if !g.checking {
 				g.resigned, g.reason = true, "resignation"
@@ -352,7 +352,7 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 			}
 		}
 	}
-	m := t.nodes[best].move
+	m := t.at(best).move
 	g.pos.Make(m)
 	g.moves = append(g.moves, m)
 	switch st := movegen.GameStatus(g.pos); {

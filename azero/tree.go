@@ -89,27 +89,32 @@ func (p Params) sanitized() Params {
 // tree is a search tree over a root position. It is not safe for concurrent
 // use; the Searcher guards it with a mutex.
 type tree struct {
-	nodes    []node
+	nodes    nodeStore
 	pos      *board.Position // root position, with the game's history
 	params   Params
 	allowed  []board.Move // root moves to consider (searchmoves); nil = all
 	noise    func(priors []float32)
-	maxNodes int // expansion stops before len(nodes) would pass this
+	maxNodes int // expansion stops before nodes.size() would pass this
 }
 
 const root = 0
 
-// maxTreeNodes is the most nodes any tree holds: children are addressed by
-// int32 index, and the slack keeps one more expansion (at most a few hundred
-// children) from overflowing it.
-const maxTreeNodes = math.MaxInt32 - 1<<16
+// maxTreeNodes is the most nodes any tree holds: nodes are addressed by
+// int32 index, and the slack keeps the page after the last from overflowing.
+const maxTreeNodes = math.MaxInt32&^pageMask - pageSize
 
 // nodeBytes is the memory of one node, for turning a budget into nodes.
 const nodeBytes = int(unsafe.Sizeof(node{}))
 
+// at returns node i.
+func (t *tree) at(i int32) *node { return t.nodes.at(i) }
+
+// size is the number of nodes in the tree.
+func (t *tree) size() int { return t.nodes.size() }
+
 func newTree(pos *board.Position, params Params) *tree {
 	t := &tree{pos: pos.Clone(), params: params.sanitized(), maxNodes: maxTreeNodes}
-	t.nodes = append(make([]node, 0, 1024), node{first: -1})
+	*t.at(t.nodes.alloc(1)) = node{first: -1}
 	return t
 }
 
@@ -141,7 +146,7 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 	lf.path = append(lf.path[:0], root)
 	idx := int32(root)
 	for {
-		nd := &t.nodes[idx]
+		nd := t.at(idx)
 		switch {
 		case nd.state == stateTerminal:
 			lf.value = nd.tval
@@ -154,14 +159,14 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 		case nd.state == stateNew:
 			switch t.expand(idx, pos, ml) {
 			case expandTerminal:
-				lf.value = t.nodes[idx].tval
+				lf.value = t.at(idx).tval
 				return resolved
 			case expandFull:
 				return treeFull
 			}
 			lf.key, lf.side = pos.Key(), pos.Side()
 			for _, i := range lf.path {
-				t.nodes[i].vl++
+				t.at(i).vl++
 			}
 			return needsNetwork
 		case nd.count == 0:
@@ -171,7 +176,7 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 			return resolved
 		}
 		idx = t.pick(idx)
-		pos.Make(t.nodes[idx].move)
+		pos.Make(t.at(idx).move)
 		lf.path = append(lf.path, idx)
 	}
 }
@@ -197,7 +202,7 @@ const (
 // most of its games, which then teach the policy to shuffle.
 func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int {
 	movegen.Legal(pos, ml)
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	switch {
 	case ml.Len() == 0:
 		nd.state = stateTerminal
@@ -208,13 +213,12 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.ThreefoldRepetition()):
 		nd.state, nd.tval = stateTerminal, 0
 		return expandTerminal
-	case idx != root && len(t.nodes)+ml.Len() > t.maxNodes:
+	case idx != root && t.nodes.sizeAfter(ml.Len()) > t.maxNodes:
 		return expandFull
 	}
-	t.reserve(ml.Len())
-	first := int32(len(t.nodes))
+	first := t.nodes.alloc(ml.Len())
 	var reply movegen.MoveList
-	for _, m := range ml.Moves() {
+	for i, m := range ml.Moves() {
 		child := node{move: m, first: -1}
 		// Mates in one are found here, whatever the network thinks: only
 		// checking moves can mate, and those are few.
@@ -226,29 +230,12 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 			}
 			pos.Unmake()
 		}
-		t.nodes = append(t.nodes, child)
+		*t.at(first + int32(i)) = child
 	}
-	nd = &t.nodes[idx]
+	nd = t.at(idx)
 	nd.first, nd.count, nd.state = first, uint16(ml.Len()), statePending
 	t.refreshProven(idx)
 	return expandChildren
-}
-
-// reserve makes room for k more nodes. It grows the node array by half
-// rather than append's policy and never past maxNodes, so the memory budget
-// (Options.RamLimitMB) bounds the array's capacity, not only its length.
-func (t *tree) reserve(k int) {
-	need := len(t.nodes) + k
-	if need <= cap(t.nodes) {
-		return
-	}
-	grown := max(need, cap(t.nodes)+cap(t.nodes)/2)
-	if need <= t.maxNodes {
-		grown = min(grown, t.maxNodes)
-	}
-	nodes := make([]node, len(t.nodes), grown)
-	copy(nodes, t.nodes)
-	t.nodes = nodes
 }
 
 // setPriors turns the network's logits into the children's priors (a
@@ -257,8 +244,8 @@ func (t *tree) reserve(k int) {
 // infinity minus itself is NaN), so such a node gets uniform priors: the
 // search then still works, on its values and its visits alone.
 func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
-	nd := &t.nodes[idx]
-	children := t.nodes[nd.first : nd.first+int32(nd.count)]
+	nd := t.at(idx)
+	children := t.nodes.span(nd.first, nd.count)
 	maxLogit, finite := float32(math.Inf(-1)), true
 	for i := range children {
 		l := logits[moveIndex(side, children[i].move)]
@@ -304,9 +291,9 @@ func networkValue(v float32) float32 {
 
 // setPriorsFrom copies cached priors (in move generation order).
 func (t *tree) setPriorsFrom(idx int32, priors []float32) {
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	for i := range priors {
-		t.nodes[nd.first+int32(i)].prior = priors[i]
+		t.at(nd.first + int32(i)).prior = priors[i]
 	}
 	nd.state = stateExpanded
 	if idx == root && t.noise != nil {
@@ -322,7 +309,7 @@ func (t *tree) fromCache(c *cache, lf *leaf) bool {
 	if idx == root && t.noise != nil {
 		return false
 	}
-	v, priors, ok := c.get(lf.key, int(t.nodes[idx].count))
+	v, priors, ok := c.get(lf.key, int(t.at(idx).count))
 	if !ok {
 		return false
 	}
@@ -351,26 +338,26 @@ func (t *tree) applyNetwork(c *cache, lf *leaf, logits []float32, value float32,
 
 // priors returns the children's priors of an expanded node.
 func (t *tree) priors(idx int32, dst []float32) []float32 {
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	dst = dst[:0]
-	for _, c := range t.nodes[nd.first : nd.first+int32(nd.count)] {
+	for _, c := range t.nodes.span(nd.first, nd.count) {
 		dst = append(dst, c.prior)
 	}
 	return dst
 }
 
 func (t *tree) applyNoise() {
-	nd := &t.nodes[root]
+	nd := t.at(root)
 	if nd.state != stateExpanded || nd.count == 0 {
 		return
 	}
 	buf := make([]float32, nd.count)
 	for i := range buf {
-		buf[i] = t.nodes[nd.first+int32(i)].prior
+		buf[i] = t.at(nd.first + int32(i)).prior
 	}
 	t.noise(buf)
 	for i := range buf {
-		t.nodes[nd.first+int32(i)].prior = buf[i]
+		t.at(nd.first + int32(i)).prior = buf[i]
 	}
 }
 
@@ -379,8 +366,8 @@ func (t *tree) applyNoise() {
 // (the first child stands in when all are NaN), and when searchmoves
 // excludes every root move all of them are searched.
 func (t *tree) pick(idx int32) int32 {
-	parent := &t.nodes[idx]
-	children := t.nodes[parent.first : parent.first+int32(parent.count)]
+	parent := t.at(idx)
+	children := t.nodes.span(parent.first, parent.count)
 	parentN := float64(parent.n + parent.vl)
 	c := t.params.CPuct + math.Log((parentN+t.params.CPuctBase+1)/t.params.CPuctBase)
 	cs := c * math.Sqrt(max(parentN, 1))
@@ -444,7 +431,7 @@ func containsMove(ms []board.Move, m board.Move) bool {
 func (t *tree) backup(lf *leaf, virtual bool) {
 	v := float64(lf.value)
 	for i := len(lf.path) - 1; i >= 0; i-- {
-		nd := &t.nodes[lf.path[i]]
+		nd := t.at(lf.path[i])
 		nd.n++
 		nd.w += v
 		if virtual {
@@ -463,12 +450,12 @@ func (t *tree) backup(lf *leaf, virtual bool) {
 // that moved into it when some child is a forced win for its side to move,
 // a win when every child is a forced loss. It reports a change.
 func (t *tree) refreshProven(idx int32) bool {
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	if nd.proven != provenNone || nd.count == 0 || nd.state == stateTerminal {
 		return false
 	}
 	win, allLose, longest := -1, true, 0
-	for _, ch := range t.nodes[nd.first : nd.first+int32(nd.count)] {
+	for _, ch := range t.nodes.span(nd.first, nd.count) {
 		switch ch.proven {
 		case provenWin:
 			if win < 0 || int(ch.plies) < win {
@@ -493,22 +480,22 @@ func (t *tree) refreshProven(idx int32) bool {
 
 // children returns the root's children (empty before the first playout).
 func (t *tree) children(idx int32) []node {
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	if nd.first < 0 {
 		return nil
 	}
-	return t.nodes[nd.first : nd.first+int32(nd.count)]
+	return t.nodes.span(nd.first, nd.count)
 }
 
 // bestChild returns the index of idx's best child for play: a proven win
 // first (the fastest), then the most visits among the rest (proven losses
 // last, the slowest first), ties broken by Q.
 func (t *tree) bestChild(idx int32) int32 {
-	nd := &t.nodes[idx]
+	nd := t.at(idx)
 	best := int32(-1)
 	for i := int32(0); i < int32(nd.count); i++ {
 		c := nd.first + i
-		if idx == root && t.allowed != nil && !containsMove(t.allowed, t.nodes[c].move) {
+		if idx == root && t.allowed != nil && !containsMove(t.allowed, t.at(c).move) {
 			continue
 		}
 		if best < 0 || t.better(c, best) {
@@ -520,7 +507,7 @@ func (t *tree) bestChild(idx int32) int32 {
 
 // better orders children for play and for MultiPV.
 func (t *tree) better(a, b int32) bool {
-	x, y := &t.nodes[a], &t.nodes[b]
+	x, y := t.at(a), t.at(b)
 	rank := func(n *node) int { // proven win > unknown > proven loss
 		return int(n.proven)
 	}
@@ -545,8 +532,8 @@ func (t *tree) better(a, b int32) bool {
 // pv returns the most-visited line from child c.
 func (t *tree) pv(c int32, dst []board.Move) []board.Move {
 	for c >= 0 {
-		dst = append(dst, t.nodes[c].move)
-		if t.nodes[c].count == 0 || t.nodes[c].n == 0 || len(dst) >= 64 {
+		dst = append(dst, t.at(c).move)
+		if t.at(c).count == 0 || t.at(c).n == 0 || len(dst) >= 64 {
 			break
 		}
 		c = t.bestChild(c)
@@ -563,7 +550,7 @@ func (t *tree) reroot(moves []board.Move, pos *board.Position) bool {
 		next := int32(-1)
 		for i, ch := range t.children(idx) {
 			if ch.move == m {
-				next = t.nodes[idx].first + int32(i)
+				next = t.at(idx).first + int32(i)
 			}
 		}
 		if next < 0 {
@@ -571,23 +558,23 @@ func (t *tree) reroot(moves []board.Move, pos *board.Position) bool {
 		}
 		idx = next
 	}
-	old := t.nodes[idx]
+	old := *t.at(idx)
 	if old.state != stateExpanded {
 		return false
 	}
-	nodes := make([]node, 1, max(1024, len(t.nodes)/2))
-	nodes[0] = old
+	var nodes nodeStore
+	*nodes.at(nodes.alloc(1)) = old
 	// Breadth first: each copied node's children are copied as one block.
-	for i := 0; i < len(nodes); i++ {
-		nd := &nodes[i]
-		if nd.first < 0 || nd.count == 0 {
+	for i := int32(0); int(i) < nodes.size(); i++ {
+		from, count := nodes.at(i).first, nodes.at(i).count
+		if from < 0 || count == 0 {
 			continue
 		}
-		first := int32(len(nodes))
-		nodes = append(nodes, t.nodes[nd.first:nd.first+int32(nd.count)]...)
-		nodes[i].first = first
+		first := nodes.alloc(int(count)) // may move the first page
+		copy(nodes.span(first, count), t.nodes.span(from, count))
+		nodes.at(i).first = first
 	}
-	nodes[0].proven, nodes[0].plies = provenNone, 0
+	nodes.at(root).proven, nodes.at(root).plies = provenNone, 0
 	t.nodes = nodes
 	t.pos = pos.Clone()
 	// The root's proven status is recomputed: it came from a parent's view.
