@@ -368,11 +368,11 @@ func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
 	t.Setenv("STUB_TRAINED_NET", nan)
 	args := trainArgs(t, runDir, 2, "--playouts", "4", "--lr", "1e6")
 	_, err := azero.LoadNetwork(nan)
-	require.ErrorContains(t, err, "non-finite", "the poisoned network must be what azero refuses")
+	require.ErrorIs(t, err, azero.ErrNonFiniteNetwork, "the poisoned network must be what azero refuses")
 
 	code, stdout, stderr := engine(t, "", args...)
 	require.Equal(t, 1, code, stdout+stderr)
-	assert.Contains(t, stdout, "iteration 1: candidate nets/iter-0001.onnx refused: network "+runDir+"/nets/iter-0001.onnx: outputs a non-finite value (NaN)")
+	assert.Contains(t, stdout, "iteration 1: candidate nets/iter-0001.onnx refused: network "+runDir+"/nets/iter-0001.onnx: network outputs NaN or infinity")
 	assert.Contains(t, stderr, "It was not gated and the best network stays nets/iter-0000.onnx")
 	assert.Contains(t, stderr, "the trainer was rolled back to nets/iter-0000.pt")
 	assert.Contains(t, stderr, "lower --lr (now 1e+06); then run the same command again to retrain iteration 1")
@@ -388,7 +388,7 @@ func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
 	assert.Equal(t, string(init), string(ckpt), "the trainer must restart from the last good checkpoint")
 	refused, err := os.ReadFile(filepath.Join(runDir, "refused.csv"))
 	require.NoError(t, err)
-	assert.Regexp(t, `^iteration,candidate,reason,trainer_rolled_back_to\n1,nets/iter-0001.onnx,".*outputs a non-finite value \(NaN\).*",nets/iter-0000.pt\n$`, string(refused))
+	assert.Regexp(t, `^iteration,candidate,reason,trainer_rolled_back_to\n1,nets/iter-0001.onnx,".*network outputs NaN or infinity.*",nets/iter-0000.pt\n$`, string(refused))
 
 	// Once the trainer behaves, the same command goes on from the train phase.
 	t.Setenv("STUB_TRAINED_NET", "")
