@@ -14,18 +14,6 @@ import (
 	"github.com/twofold-chess/twofold/timeman"
 )
 
-// runtimeOrSkip loads ONNX Runtime. `make test` installs it and sets
-// TWOFOLD_REQUIRE_ORT, so there a missing library fails instead of skipping.
-func runtimeOrSkip(t testing.TB) {
-	t.Helper()
-	if _, err := LoadRuntime(""); err != nil {
-		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-}
-
 type golden struct {
 	Inputs [][]float32 `json:"inputs"`
 	Policy [][]float32 `json:"policy"`
@@ -73,6 +61,9 @@ func TestDefaultNetworkMatchesGolden(t *testing.T) {
 }
 
 func TestMissingLibraryIsAClearError(t *testing.T) {
+	if !RuntimeSupported {
+		t.Skip(ErrNotInBuild)
+	}
 	missing := filepath.Join(t.TempDir(), "nope", LibraryName)
 	_, err := LoadRuntime(missing)
 	require.Error(t, err)
