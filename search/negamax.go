@@ -170,8 +170,11 @@ func (t *thread) enter(ply int) bool {
 
 // search is the principal-variation negamax for a node below the root.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
-	if depth <= 0 {
-		return t.quiesce(alpha, beta, ply)
+	if depth <= horizonMargin {
+		t.nearHorizon = true
+		if depth <= 0 {
+			return t.quiesce(alpha, beta, ply)
+		}
 	}
 	s := t.s
 	p := t.pos

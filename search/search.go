@@ -163,6 +163,9 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 	if main.completedDepth == 0 {
 		main.rankUnfinishedFirstIteration()
 	}
+	if main.interrupted {
+		main.reportFinal(min(s.opts.MultiPV, len(main.rootMoves)))
+	}
 
 	best := main.rootMoves[0]
 	score := best.score
@@ -306,6 +309,11 @@ type thread struct {
 	pvIdx          int
 	completedDepth int
 	lastScore      int // best score of the last aspiration pass that finished
+	rootDepth      int // the iteration under way (or last finished)
+	passAlpha      int // the window of the root pass under way
+	passBeta       int
+	nearHorizon    bool // this iteration reached a node within horizonMargin of the horizon
+	interrupted    bool // stop or a limit ended the search inside an iteration
 	stack          [MaxPly + 4]frame
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
@@ -324,6 +332,8 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.published.Store(0)
 	t.completedDepth = 0
 	t.lastScore = 0
+	t.rootDepth = 0
+	t.interrupted = false
 	t.rootMoves = append(t.rootMoves[:0], root...)
 	for i := range t.stack {
 		t.stack[i].killers = [2]board.Move{}
@@ -353,11 +363,14 @@ func (t *thread) iterate() {
 	multiPV := min(s.opts.MultiPV, len(t.rootMoves))
 	var lastBest board.Move
 	stableIterations := 0
+	exhaustedIterations := 0
 	lastScore := 0
 	for depth := 1; depth <= maxDepth; depth++ {
 		if t.id > 0 && depth > 1 && (depth+t.id)%3 == 0 {
 			continue
 		}
+		t.rootDepth = depth
+		t.nearHorizon = false
 		for i := range t.rootMoves {
 			t.rootMoves[i].prevScore = t.rootMoves[i].score
 		}
@@ -369,6 +382,7 @@ func (t *thread) iterate() {
 				alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
 			}
 			for {
+				t.passAlpha, t.passBeta = alpha, beta
 				score := t.rootSearch(alpha, beta, depth)
 				sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
 					return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
@@ -397,6 +411,7 @@ func (t *thread) iterate() {
 			}
 		}
 		if s.stop.Load() {
+			t.interrupted = true
 			break
 		}
 		t.completedDepth = depth
@@ -423,6 +438,14 @@ func (t *thread) iterate() {
 		if !s.pondering.Load() && s.clock.SoftStop(stableIterations, lastScore-best.score) {
 			break
 		}
+		if t.nearHorizon {
+			exhaustedIterations = 0
+		} else {
+			exhaustedIterations++
+		}
+		if s.limits.Depth == 0 && proven(best.score, depth, stableIterations, exhaustedIterations, best.score == lastScore) {
+			break // deeper iterations would only repeat this line
+		}
 		lastScore = best.score
 		if s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes {
 			break
@@ -430,6 +453,59 @@ func (t *thread) iterate() {
 	}
 	// The helpers stop when Search sets stop, after an infinite or ponder
 	// search has been released: setting it here would end that wait at once.
+}
+
+// horizonMargin is the remaining depth from which a node counts as near
+// the horizon: depth-dependent pruning (futility, razoring, late-move
+// pruning) happens only there, so an iteration that never came this close
+// searched a tree that more depth cannot change but for reductions.
+const horizonMargin = 8
+
+// proven reports whether iterative deepening has nothing left to find, so a
+// search without a depth limit stops deepening (an infinite one then waits
+// for stop) instead of printing the same line up to the maximum depth in a
+// millisecond: a mate that has held for two iterations at a depth of at
+// least twice its distance plus two, or a tree that has stayed clear of the
+// horizon for two iterations (K v K, where every line is a draw at once),
+// with the best move and score unchanged.
+func proven(score, depth, stableIterations, exhaustedIterations int, sameScore bool) bool {
+	if stableIterations < 2 || !sameScore {
+		return false
+	}
+	if IsMate(score) {
+		plies := MateScore - max(score, -score)
+		return depth >= 2*plies+2
+	}
+	return exhaustedIterations >= 2
+}
+
+// reportFinal sends the lines once more when stop or a limit cut the search
+// short inside an iteration, as Stockfish does: GUIs take the last line as
+// the verdict, and the earlier one may name another move than the bestmove
+// or carry old node counts. A move the cut iteration scored is reported at
+// that depth, with a bound if its score fell outside the window; the others
+// at the depth before with their score from it.
+func (t *thread) reportFinal(multiPV int) {
+	for i := 0; i < multiPV; i++ {
+		rm := &t.rootMoves[i]
+		depth, score, bound := t.rootDepth, rm.score, BoundExact
+		switch {
+		case score == -Infinity:
+			depth, score = t.rootDepth-1, rm.prevScore
+		case score <= t.passAlpha:
+			bound = BoundUpper
+		case score >= t.passBeta:
+			bound = BoundLower
+		}
+		if score == -Infinity || rm.pvLen == 0 {
+			continue
+		}
+		t.s.report(Info{
+			Depth: max(depth, 1), SelDepth: rm.selDepth, MultiPV: i + 1, Score: score, Bound: bound,
+			Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
+			PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
+		})
+	}
 }
 
 // reportLine sends the Info of MultiPV line i.

@@ -288,11 +288,11 @@ func TestMateLimitStopsAtMate(t *testing.T) {
 	require.True(t, search.IsMate(res.Score), "score %d", res.Score)
 	assert.Equal(t, 2, search.MateIn(res.Score))
 	assert.Equal(t, mv(t, p, "d5f6"), res.Best)
-	// It stopped at the first iteration that found the mate, far below the
-	// MaxPly-4 iterations a search without the limit runs here.
-	assert.Less(t, res.Depth, 20)
+	// It stopped at the first iteration that found the mate, below the
+	// iterations a search without the limit runs to prove it.
+	mateDepth := res.Depth
 	res = await(t, s, searchAsync(s, p, search.Limits{}, nil), 20*time.Second)
-	assert.Equal(t, search.MaxPly-4, res.Depth, "precondition: unlimited, the search runs to the last iteration")
+	assert.Greater(t, res.Depth, mateDepth, "precondition: unlimited, the search goes on to prove the mate")
 
 	// A mate longer than asked for does not stop the search early.
 	res = await(t, s, searchAsync(s, p, search.Limits{Mate: 1, Depth: 12}, nil), 20*time.Second)
@@ -645,4 +645,97 @@ func TestLimitsHoldInsideTheFirstIteration(t *testing.T) {
 			assert.True(t, isLegal(p, res.Best), "a legal move even when depth 1 was cut short")
 		})
 	}
+}
+
+// Once the result is proven (a mate held at twice its distance, or a tree
+// that never nears the horizon, as in K v K), iterative deepening stops
+// instead of printing the same line up to the maximum depth; an infinite
+// search then waits for stop. An explicit depth is still searched in full.
+func TestProvenResultsStopDeepening(t *testing.T) {
+	for _, c := range []struct {
+		name, fen string
+		maxDepth  int
+	}{
+		{"mate in one", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 6},
+		{"mate in two", "r1bq2r1/b4pk1/p1pp1p2/1p2pP2/1P2P1PB/3P4/1PPQ2P1/R3K2R w - - 0 1", 12},
+		{"getting mated", "k7/8/1K6/8/8/8/8/7R b - - 0 1", 8},
+		{"K v K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 12},
+		{"K+N v K", "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", 12},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := pos(t, c.fen)
+			s := search.New(16, search.Options{})
+			rec := &recorder{}
+			done := make(chan search.Result, 1)
+			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r search.Result) { done <- r })
+			time.Sleep(300 * time.Millisecond)
+			lines := rec.lines()
+			require.NotEmpty(t, lines)
+			assert.LessOrEqual(t, lines[len(lines)-1].Depth, c.maxDepth, "deepening went on")
+			select {
+			case <-done:
+				t.Fatal("an infinite search must wait for stop")
+			default:
+			}
+			s.Stop()
+			res := await(t, s, done, 5*time.Second)
+			assert.True(t, isLegal(p, res.Best))
+			assert.Len(t, rec.lines(), len(lines), "nothing more after deepening ended")
+
+			// With a clock it answers at once instead of using its time.
+			res = s.Search(p, search.Limits{Time: [2]time.Duration{time.Hour, time.Hour}}, nil)
+			assert.LessOrEqual(t, res.Depth, c.maxDepth)
+			// An explicit depth is honoured.
+			res = s.Search(p, search.Limits{Depth: 20}, nil)
+			assert.Equal(t, 20, res.Depth)
+		})
+	}
+}
+
+// A search cut short inside an iteration ends with a report of the move it
+// plays, with fresh node counts (GUIs show the last line as the verdict).
+func TestFinalReportAtStop(t *testing.T) {
+	p := pos(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	for _, multiPV := range []int{1, 3} {
+		s := search.New(16, search.Options{MultiPV: multiPV})
+		for i := 0; i < 5; i++ {
+			rec := &recorder{}
+			done := make(chan search.Result, 1)
+			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r search.Result) { done <- r })
+			time.Sleep(time.Duration(20+37*i) * time.Millisecond)
+			s.Stop()
+			res := await(t, s, done, 5*time.Second)
+			lines := rec.lines()
+			require.NotEmpty(t, lines)
+			var first search.Info
+			for _, l := range lines {
+				if l.MultiPV == 1 {
+					first = l
+				}
+			}
+			require.NotEmpty(t, first.PV)
+			assert.Equal(t, res.Best, first.PV[0], "the last line 1 names the bestmove")
+			last := lines[len(lines)-1]
+			assert.Equal(t, res.Nodes, last.Nodes, "the last report carries the final node count")
+			pvIsLegal(t, p, first.PV)
+		}
+	}
+}
+
+// In weakened modes the last line reported is the line of the move played.
+func TestWeakenedReportsThePlayedLine(t *testing.T) {
+	p := board.StartPosition()
+	s := search.New(16, search.Options{Strength: search.SkillStrength(0)})
+	differed := false
+	for i := 0; i < 30; i++ {
+		rec := &recorder{}
+		res := s.Search(p, search.Limits{}, rec.report)
+		lines := rec.lines()
+		require.NotEmpty(t, lines)
+		last := lines[len(lines)-1]
+		require.NotEmpty(t, last.PV)
+		assert.Equal(t, res.Best, last.PV[0])
+		differed = differed || lines[0].PV[0] != res.Best
+	}
+	assert.True(t, differed, "skill 0 plays other moves than the best in 30 tries")
 }

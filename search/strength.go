@@ -98,6 +98,15 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 		}
 	}
 	pick := near[s.random(len(near))]
+	if pick.move != best.move && pick.pvLen > 0 {
+		// The GUI shows the last line as the engine's choice: make it the
+		// line of the move played, not of the best one it passed over.
+		s.report(Info{
+			Depth: max(t.completedDepth, 1), SelDepth: pick.selDepth, MultiPV: 1, Score: pick.score, Bound: BoundExact,
+			Nodes: t.nodes, Time: s.elapsed(), HashFull: s.tt.Hashfull(),
+			PV: append([]board.Move(nil), pick.pv[:pick.pvLen]...),
+		})
+	}
 	res := Result{Best: pick.move, Score: pick.score, Depth: t.completedDepth, Nodes: t.nodes}
 	if pick.pvLen > 1 {
 		res.Ponder = pick.pv[1]
