@@ -14,24 +14,27 @@ import (
 
 // Available returns the bytes this process can still allocate: the
 // kernel's MemAvailable, lowered to the room left under a cgroup memory
-// limit when one applies. ok is false where neither can be read (other
-// systems); callers then go ahead as before.
+// limit or an address-space limit when one applies. ok is false where none
+// can be read (other systems); callers then go ahead as before.
 func Available() (bytes uint64, ok bool) {
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		bytes, ok = memAvailable(b)
+		bytes, ok = statusKB(b, "MemAvailable:")
 	}
-	if room, limited := cgroupRoom(); limited && (!ok || room < bytes) {
-		bytes, ok = room, true
+	for _, room := range []func() (uint64, bool){cgroupRoom, addressSpaceRoom} {
+		if r, limited := room(); limited && (!ok || r < bytes) {
+			bytes, ok = r, true
+		}
 	}
 	return bytes, ok
 }
 
-// memAvailable reads the MemAvailable line of /proc/meminfo (in kB).
-func memAvailable(meminfo []byte) (uint64, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(meminfo))
+// statusKB reads a "Name: N kB" line of /proc/meminfo or /proc/self/status
+// and returns N in bytes.
+func statusKB(text []byte, name string) (uint64, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(text))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == "MemAvailable:" {
+		if len(f) >= 2 && f[0] == name {
 			kb, err := strconv.ParseUint(f[1], 10, 64)
 			return kb << 10, err == nil
 		}

@@ -1,13 +1,16 @@
 package sysmem
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
 
-func TestMemAvailable(t *testing.T) {
+func TestStatusKB(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		meminfo string
@@ -20,7 +23,7 @@ func TestMemAvailable(t *testing.T) {
 		{"empty", "", 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, ok := memAvailable([]byte(c.meminfo))
+			got, ok := statusKB([]byte(c.meminfo), "MemAvailable:")
 			assert.Equal(t, c.ok, ok)
 			assert.Equal(t, c.want, got)
 		})
@@ -45,4 +48,28 @@ func TestAvailableOnThisMachine(t *testing.T) {
 	}
 	assert.True(t, ok)
 	assert.Greater(t, n, uint64(16<<20), "a machine that runs the tests has more than 16 MB free")
+}
+
+// Under an address-space limit (ulimit -v) the room left under it counts:
+// a child process checks with a 2 GB limit.
+func TestAddressSpaceLimit(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("address-space limits are read on Linux only")
+	}
+	if os.Getenv("SYSMEM_CHILD") == "1" {
+		n, ok := Available()
+		if !ok || n > 2<<30 {
+			fmt.Printf("available %d ok %v under a 2 GB address-space limit\n", n, ok)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("no prlimit")
+	}
+	cmd := exec.Command(prlimit, "--as=2147483648", "--", os.Args[0], "-test.run=^TestAddressSpaceLimit$")
+	cmd.Env = append(os.Environ(), "SYSMEM_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	assert.NoError(t, err, "%s", out)
 }
