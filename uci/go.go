@@ -28,6 +28,7 @@ func (e *Engine) goCommand(args []string) {
 		e.send("info string go: %v", err)
 	}
 	pos := e.pos.Clone()
+	e.noteMCTSFallback()
 	if e.mcts.on {
 		e.goMCTS(pos, lim)
 		return

@@ -12,12 +12,15 @@ import (
 )
 
 // The MCTS mind: enabled by "setoption name Search value MCTS". Loading
-// ONNX Runtime or the network can fail (missing library, bad file); the
-// engine then says why once and goes on with AlphaBeta.
+// ONNX Runtime or the network can fail (missing library, bad file, a build
+// without cgo); the engine then says why and goes on with AlphaBeta, and
+// says so again at every "go" until MCTS loads or AlphaBeta is chosen.
 
 // mctsState is the MCTS searcher and the options that shape it.
 type mctsState struct {
 	on          bool
+	requested   bool  // Search is MCTS, whether or not it loaded
+	unavailable error // why a requested MCTS is not searching
 	searcher    *azero.Searcher
 	opts        azero.Options
 	networkFile string
@@ -52,18 +55,56 @@ func (e *Engine) disableMCTS(err error) error {
 		e.mcts.searcher.Close()
 	}
 	e.mcts.searcher, e.mcts.on = nil, false
+	e.mcts.unavailable = err
 	return fmt.Errorf("%v; searching with AlphaBeta", err)
 }
 
-// reloadMCTS applies a network or library change when MCTS is on.
+// reloadMCTS applies a network or library change when MCTS is requested:
+// it also retries a load that failed, so that fixing NetworkFile or
+// OnnxRuntimeLib after "Search MCTS" is enough.
 func (e *Engine) reloadMCTS() error {
-	if !e.mcts.on {
+	if !e.mcts.requested {
 		return nil
 	}
 	if err := e.enableMCTS(); err != nil {
 		return e.disableMCTS(err)
 	}
+	e.mcts.unavailable = nil
 	return nil
+}
+
+// searchOption is the Search combo. A build without cgo declares only
+// AlphaBeta, so a GUI never offers the mind that is missing; "MCTS" is
+// still accepted on setoption so that the answer says why.
+func searchOption() *option {
+	o := &option{name: "Search", kind: "combo", def: "AlphaBeta", vars: []string{"AlphaBeta", "MCTS"}, apply: func(e *Engine, v string) error {
+		e.mcts.requested = v == "MCTS"
+		if !e.mcts.requested {
+			e.mcts.on, e.mcts.unavailable = false, nil
+			return nil
+		}
+		if err := e.reloadMCTS(); err != nil {
+			return fmt.Errorf("Search MCTS unavailable: %v", err)
+		}
+		return nil
+	}}
+	if !azero.RuntimeSupported {
+		o.vars, o.unlisted = []string{"AlphaBeta"}, []string{"MCTS"}
+	}
+	return o
+}
+
+// noteMCTSFallback repeats, at each "go", why a requested MCTS is not the
+// mind playing. The setoption answer alone is not enough: GUIs show little
+// outside a search (polyglot, for xboard, drops an info string then but
+// passes one on during a search as a line of thinking output), so a user
+// who chose MCTS would see AlphaBeta's lines with no word of the switch.
+// The note is a line of its own, not a "string" after each PV: many GUIs
+// read a PV to the end of the line and would drop the whole line.
+func (e *Engine) noteMCTSFallback() {
+	if e.mcts.requested && !e.mcts.on {
+		e.send("info string Search is MCTS but AlphaBeta is playing: %v", e.mcts.unavailable)
+	}
 }
 
 // mctsOptions merges the shared options (Threads, MultiPV, Move Overhead)
@@ -135,8 +176,12 @@ func floatOption(name, v string, lo, hi float64) (float64, error) {
 	return x, nil
 }
 
-// mctsOptionList declares the MCTS options.
+// mctsOptionList declares the MCTS options; a build without ONNX Runtime
+// has none, as they could change nothing there.
 func mctsOptionList() []*option {
+	if !azero.RuntimeSupported {
+		return nil
+	}
 	d := azero.DefaultOptions
 	return []*option{
 		{name: "NetworkFile", kind: "string", def: azero.DefaultNetworkName, apply: func(e *Engine, v string) error {

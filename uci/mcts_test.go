@@ -17,6 +17,9 @@ import (
 
 func ortOrSkip(t *testing.T) {
 	t.Helper()
+	if !azero.RuntimeSupported {
+		t.Skip(azero.ErrNotInBuild)
+	}
 	if _, err := azero.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
@@ -50,6 +53,9 @@ func TestMCTSFindsMateInOneAndSaysSo(t *testing.T) {
 }
 
 func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
+	if !azero.RuntimeSupported {
+		t.Skip(azero.ErrNotInBuild) // TestBuildWithoutMCTSSaysSo
+	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.onnx")
 	require.NoError(t, os.WriteFile(bad, []byte("garbage"), 0o644))
@@ -74,7 +80,59 @@ func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
 		// The classical searcher answers (it reports "hashfull").
 		assert.Contains(t, strings.Join(out, "\n"), "hashfull")
 		assert.Regexp(t, regexp.MustCompile(`bestmove \S+`), out[len(out)-1])
+		// The search itself says so too, where a GUI shows it (see
+		// noteMCTSFallback), before the first line of thinking.
+		assert.Regexp(t, `^info string Search is MCTS but AlphaBeta is playing: .+`, afterSetoption(out), "%q", out)
 	}
+}
+
+// afterSetoption returns the line after the last setoption answer: in the
+// sessions above, the first line "go" printed.
+func afterSetoption(out []string) string {
+	first := ""
+	for i, l := range out {
+		if strings.HasPrefix(l, "info string setoption") && i+1 < len(out) {
+			first = out[i+1]
+		}
+	}
+	return first
+}
+
+// A failed MCTS is retried when NetworkFile or OnnxRuntimeLib changes, and
+// the note at each "go" stops once MCTS plays or AlphaBeta is chosen.
+func TestMCTSFallbackNoteUntilFixed(t *testing.T) {
+	ortOrSkip(t)
+	absent := filepath.Join(t.TempDir(), "absent.onnx")
+	out := session(t,
+		"setoption name NetworkFile value "+absent,
+		"setoption name Search value MCTS",
+		"go depth 2",
+		"setoption name NetworkFile value <default>",
+		"go nodes 50",
+		"setoption name Search value AlphaBeta",
+		"go depth 2",
+	)
+	text := strings.Join(out, "\n")
+	assert.Equal(t, 1, strings.Count(text, "AlphaBeta is playing"), "%q", out)
+	assert.Contains(t, text, "info string MCTS with network <default>")
+	assert.Equal(t, 3, strings.Count(text, "bestmove "))
+}
+
+// An AlphaBeta-only build (CGO_ENABLED=0 go test ./uci) declares Search
+// with AlphaBeta alone and no MCTS options, and answers Search MCTS with
+// the reason, at setoption and at each go.
+func TestBuildWithoutMCTSSaysSo(t *testing.T) {
+	if azero.RuntimeSupported {
+		t.Skip("this build has MCTS")
+	}
+	out := session(t, "uci", "setoption name Search value MCTS", "go depth 2")
+	text := strings.Join(out, "\n")
+	assert.Contains(t, out, "option name Search type combo default AlphaBeta var AlphaBeta")
+	assert.NotContains(t, text, "var MCTS")
+	assert.NotContains(t, text, "option name NetworkFile")
+	assert.Contains(t, out, "info string setoption: Search MCTS unavailable: MCTS is not in this build: built without cgo/ONNX Runtime; searching with AlphaBeta")
+	assert.Contains(t, out, "info string Search is MCTS but AlphaBeta is playing: MCTS is not in this build: built without cgo/ONNX Runtime")
+	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]`, out[len(out)-1])
 }
 
 func TestMCTSStopPonderAndClock(t *testing.T) {

@@ -3,19 +3,23 @@ package uci
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // option is one UCI option: how "uci" lists it and how "setoption" applies it.
 type option struct {
-	name  string
-	kind  string // check, spin, combo, button, string
-	def   string
-	min   int
-	max   int
-	vars  []string
-	apply func(e *Engine, value string) error
+	name string
+	kind string // check, spin, combo, button, string
+	def  string
+	min  int
+	max  int
+	vars []string
+	// unlisted combo values are accepted though not declared, so that
+	// apply can say why this build lacks them (Search MCTS without cgo).
+	unlisted []string
+	apply    func(e *Engine, value string) error
 }
 
 // declaration returns the "option name ..." line of the option.
@@ -50,7 +54,7 @@ func (o *option) parse(value string) (string, error) {
 		}
 		return value, nil
 	case "combo":
-		for _, v := range o.vars {
+		for _, v := range slices.Concat(o.vars, o.unlisted) {
 			if strings.EqualFold(v, value) {
 				return v, nil
 			}
@@ -119,15 +123,6 @@ func options() []*option {
 			e.difficulty = v
 			return nil
 		}},
-		{name: "Search", kind: "combo", def: "AlphaBeta", vars: []string{"AlphaBeta", "MCTS"}, apply: func(e *Engine, v string) error {
-			if v == "AlphaBeta" {
-				e.mcts.on = false
-				return nil
-			}
-			if err := e.enableMCTS(); err != nil {
-				return e.disableMCTS(fmt.Errorf("Search MCTS unavailable: %v", err))
-			}
-			return nil
-		}},
+		searchOption(),
 	}, mctsOptionList()...)
 }

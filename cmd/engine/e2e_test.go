@@ -175,6 +175,9 @@ func TestSelfPlayGame(t *testing.T) {
 // The same with the MCTS searcher and the embedded network: 32 playouts a
 // move, and now and then a clock.
 func TestMCTSSelfPlayGame(t *testing.T) {
+	if !azero.RuntimeSupported {
+		t.Skip(azero.ErrNotInBuild)
+	}
 	if _, err := azero.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)

@@ -55,6 +55,9 @@ func trainArgs(t *testing.T, runDir string, games int, extra ...string) []string
 
 func requireRuntime(t *testing.T) {
 	t.Helper()
+	if !azero.RuntimeSupported {
+		t.Skip(azero.ErrNotInBuild)
+	}
 	if _, err := azero.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
