@@ -8,22 +8,36 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/uci"
 )
 
-// subcommands maps a subcommand name to its entry point; each gets its own
-// arguments and returns the process exit code.
-var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"perft":    runPerft,
-	"bench":    runBench,
-	"tune":     runTune,
-	"selfplay": runSelfplay,
-	"ladder":   runLadder,
-	"train":    runTrain,
+// subcommand is one entry of the command line: how usage lists it and the
+// entry point, which gets its own arguments and returns the exit code.
+type subcommand struct {
+	name    string
+	args    string // what follows the name in usage
+	summary string
+	// needsNetwork: the command runs the MCTS network, so a build without
+	// ONNX Runtime refuses it up front (its --help still works).
+	needsNetwork bool
+	run          func(args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands is every subcommand, in the order usage lists them; usage is
+// generated from it so that a new command cannot be left out of the help.
+var subcommands = []subcommand{
+	{name: "perft", args: "[flags]", summary: "count move-tree leaves (move generator check and speed)", run: runPerft},
+	{name: "bench", args: "[flags]", summary: "search a fixed position list: node signature and speed (--search mcts: network speed)", run: runBench},
+	{name: "tune", args: "gen|fit", summary: "Texel tuning: self-play data, then a weight fit", run: runTune},
+	{name: "selfplay", args: "[flags]", summary: "MCTS self-play games: training chunks and PGN", needsNetwork: true, run: runSelfplay},
+	{name: "ladder", args: "[flags]", summary: "measure a network against fixed opponents (random, greedy, alpha-beta 1-4)", needsNetwork: true, run: runLadder},
+	{name: "train", args: "--run-dir DIR", summary: "the AlphaZero loop: self-play, training, gating, ladder (resumable)", needsNetwork: true, run: runTrain},
 }
 
 func main() {
@@ -46,25 +60,41 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "Twofold", uci.Version)
 		return 0
 	}
-	cmd, ok := subcommands[args[0]]
-	if !ok {
+	i := slices.IndexFunc(subcommands, func(c subcommand) bool { return c.name == args[0] })
+	if i < 0 {
 		fmt.Fprintf(stderr, "engine: unknown command %q\n\n", args[0])
 		usage(stderr)
 		return 2
 	}
-	return cmd(args[1:], stdout, stderr)
+	cmd := subcommands[i]
+	if cmd.needsNetwork && !azero.RuntimeSupported && !slices.ContainsFunc(args[1:], isHelpFlag) {
+		fmt.Fprintf(stderr, "engine %s: %v; this command needs the network (a build with cgo, such as `make build`)\n", cmd.name, azero.ErrNotInBuild)
+		return 1
+	}
+	return cmd.run(args[1:], stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `Usage:
-  engine               speak UCI on stdin/stdout (load this binary in a chess GUI)
-  engine perft [flags] count move-tree leaves (move generator check and speed)
-  engine bench [flags] search a fixed position list: node signature and speed
-  engine tune gen|fit  Texel tuning: self-play data, then a weight fit
-  engine version       print the version
+func isHelpFlag(a string) bool { return a == "-h" || a == "--help" }
 
-Run "engine <command> --help" for a command's flags.
-`)
+func usage(w io.Writer) {
+	lines := [][2]string{{"engine", "speak UCI on stdin/stdout (load this binary in a chess GUI)"}}
+	for _, c := range subcommands {
+		summary := c.summary
+		if c.needsNetwork && !azero.RuntimeSupported {
+			summary += " [not in this build: no cgo/ONNX Runtime]"
+		}
+		lines = append(lines, [2]string{"engine " + c.name + " " + c.args, summary})
+	}
+	lines = append(lines, [2]string{"engine version", "print the version"}, [2]string{"engine help", "print this help"})
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l[0]))
+	}
+	fmt.Fprintln(w, "Usage:")
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+	}
+	fmt.Fprintln(w, "\nRun \"engine <command> --help\" for a command's flags.")
 }
 
 // parseFlags parses a subcommand's flags. On --help it prints help and the

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/azero"
 )
 
 func engine(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -87,4 +89,27 @@ func TestNoArgumentsSpeaksUCI(t *testing.T) {
 	code, out, _ := engine(t, "uci\nisready\nquit\n")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "uciok\nreadyok\n")
+}
+
+// Every subcommand in the table is in "engine help" and "engine --help",
+// and answers its own --help; in a build without ONNX Runtime the ones that
+// need the network say so instead of running.
+func TestHelpListsEverySubcommand(t *testing.T) {
+	for _, flag := range []string{"help", "--help", "-h"} {
+		code, out, _ := engine(t, "", flag)
+		require.Equal(t, 0, code)
+		for _, c := range subcommands {
+			assert.Regexp(t, `(?m)^  engine `+c.name+` `, out, "%s lists %s", flag, c.name)
+		}
+	}
+	for _, c := range subcommands {
+		code, out, errOut := engine(t, "", c.name, "--help")
+		assert.Equal(t, 0, code, "%s --help: %s", c.name, errOut)
+		assert.True(t, strings.HasPrefix(out, "Usage: engine "+c.name), "%s --help: %q", c.name, out)
+		if c.needsNetwork && !azero.RuntimeSupported {
+			code, _, errOut := engine(t, "", c.name)
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut, azero.ErrNotInBuild.Error())
+		}
+	}
 }
