@@ -27,6 +27,9 @@ func (e *Engine) goCommand(args []string) {
 	if err != nil {
 		e.send("info string go: %v", err)
 	}
+	if e.playBookMove(lim) {
+		return
+	}
 	pos := e.pos.Clone()
 	e.noteMCTSFallback()
 	if e.mcts.on {

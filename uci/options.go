@@ -124,5 +124,5 @@ func options() []*option {
 			return nil
 		}},
 		searchOption(),
-	}, mctsOptionList()...)
+	}, append(mctsOptionList(), bookOptionList()...)...)
 }

@@ -46,6 +46,8 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name MCTSBatchSize type spin default 16 min 1 max 256",
 		"option name NNCacheSize type spin default 200000 min 0 max 50000000",
 		"option name RamLimitMb type spin default 1024 min 1 max 65536",
+		"option name OwnBook type check default false",
+		"option name BookFile type string default ",
 	}
 	if !azero.RuntimeSupported {
 		// An AlphaBeta-only build (CGO_ENABLED=0): Search offers AlphaBeta

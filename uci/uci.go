@@ -46,6 +46,7 @@ type Engine struct {
 	difficulty    string
 
 	mcts mctsState
+	book bookState
 	// active is the searcher of the running "go" (stop and ponderhit go there).
 	active interface {
 		Stop()
