@@ -87,8 +87,19 @@ func Open(path string) (*Book, error) {
 }
 
 func checkFile(path string, fi os.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	if m := fi.Mode(); !m.IsRegular() {
+		what := "something else"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&os.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&os.ModeSocket != 0:
+			what = "a socket"
+		case m&os.ModeDevice != 0:
+			what = "a device"
+		}
+		return fmt.Errorf("%s is not a regular file but %s", path, what)
 	}
 	if fi.Size() > MaxSize {
 		return fmt.Errorf("%s: %d bytes, larger than %d MiB, the most a book may be", path, fi.Size(), MaxSize>>20)
