@@ -1,0 +1,50 @@
+# scripts/lib.sh - helpers shared by sprt.sh and gauntlet.sh (sourced, not run).
+# shellcheck shell=bash
+
+# wdl_from_log LOG NAME: "W D L" for engine NAME, counted from fastchess's
+# "Finished game N (WHITE vs BLACK): RESULT {...}" lines (complete even when a run was
+# interrupted before fastchess printed its last report).
+wdl_from_log() {
+    awk -v me="$2" '
+    /^Finished game [0-9]+ \(/ {
+        line = $0
+        sub(/^Finished game [0-9]+ \(/, "", line)
+        split(line, halves, "\\): ")
+        split(halves[1], pair, " vs ")
+        res = halves[2]; sub(/ .*/, "", res)
+        if (pair[1] == me) side = 1; else if (pair[2] == me) side = -1; else next
+        if (res == "1/2-1/2") d++
+        else if ((res == "1-0" && side == 1) || (res == "0-1" && side == -1)) w++
+        else if (res == "1-0" || res == "0-1") l++
+    }
+    END { printf "%d %d %d\n", w, d, l }' "$1"
+}
+
+# elo_of W D L: "Elo E +/- M (95%), score S%" from the trinomial model, as cutechess-cli
+# computes it; no finite interval when every game was won or lost.
+elo_of() {
+    awk -v w="$1" -v d="$2" -v l="$3" '
+    function elo(s) { return -400 * log(1 / s - 1) / log(10) }
+    BEGIN {
+        n = w + d + l
+        if (n == 0) { print "no games"; exit }
+        s = (w + d / 2) / n
+        if (s <= 0 || s >= 1) { printf "Elo %s (every game %s), score %.1f%%\n", (s >= 1 ? "+inf" : "-inf"), (s >= 1 ? "won" : "lost"), 100 * s; exit }
+        var = (w * (1 - s) ^ 2 + d * (0.5 - s) ^ 2 + l * s ^ 2) / n
+        se = sqrt(var / n); lo = s - 1.96 * se; hi = s + 1.96 * se
+        if (lo <= 0 || hi >= 1) { printf "Elo %.1f (95%% interval unbounded: too few games), score %.1f%%\n", elo(s), 100 * s; exit }
+        printf "Elo %.1f +/- %.1f (95%%), score %.1f%%\n", elo(s), (elo(hi) - elo(lo)) / 2, 100 * s
+    }'
+}
+
+# load_ok: false (and a message) when the 1-minute load average exceeds MAX_LOAD
+# (default: twice the number of cores).
+load_ok() {
+    local load max
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    max=${MAX_LOAD:-$(( 2 * $(nproc) ))}
+    if awk -v l="$load" -v m="$max" 'BEGIN { exit !(l > m) }'; then
+        echo "load average $load is above MAX_LOAD=$max" >&2
+        return 1
+    fi
+}
