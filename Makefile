@@ -125,3 +125,14 @@ bench-mcts: build
 
 clean:
 	rm -rf bin lib
+
+# Strength testing (README, "Measuring strength"); fastchess is built outside
+# the project and found through $FASTCHESS. make sprt [BASE=<rev>] [TC=..]:
+# an SPRT of the working tree against BASE (default HEAD); make gauntlet
+# [GAMES=..] [OPPONENTS_FILE=..]: against Debian's engines or the listed ones.
+# Settings reach the scripts through the environment (see their headers).
+.PHONY: sprt gauntlet
+sprt:
+	scripts/sprt.sh
+gauntlet:
+	scripts/gauntlet.sh
