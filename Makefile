@@ -22,23 +22,38 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests must not skip the ONNX Runtime tests for want of the library.
 export TWOFOLD_REQUIRE_ORT := 1
 
-.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest train-smoke perft-suites perft-full bench-perft bench-mcts fuzz fuzz-short clean
+.PHONY: all build run test deps ort py-deps fmt-check vet unit race pytest train-smoke perft-suites perft-full bench-perft bench-mcts fuzz fuzz-short clean nocgo-test cross-deps cross-build wine-check qemu-check release
 
 all: build
 
 deps: ort
 	$(GO) mod download
 
-# The library ships in the onnxruntime-node npm package; only the .so is
-# taken (npm install would run a postinstall that downloads more).
-ort: $(ORT_LIB)
+# The library ships in the onnxruntime-node npm package; only the library
+# files are taken (npm install would run a postinstall that downloads
+# more). ort-extract copies package/bin/napi-v6/$(1) to $(2); npm's cache
+# keeps the package, so each further extraction is local.
+define ort-extract
+@mkdir -p $(dir $(2))
+@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+  (cd "$$tmp" && npm pack --silent onnxruntime-node@$(ORT_VERSION) >/dev/null && \
+   tar xzf onnxruntime-node-$(ORT_VERSION).tgz package/bin/napi-v6/$(1)) && \
+  cp "$$tmp/package/bin/napi-v6/$(1)" $(2).tmp && mv $(2).tmp $(2)
+@echo "installed ONNX Runtime $(ORT_VERSION) ($(1)) into $(2)"
+endef
+
+# Without npm (or when the registry cannot be reached) the engine still
+# builds and plays AlphaBeta: only Search=MCTS, selfplay, ladder, train and
+# the tests that need the library go without it, and they say so.
+ort:
+	@if [ -f $(ORT_LIB) ]; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+	  echo "note: npm not found, so ONNX Runtime was not installed into $(ORT_LIB): the engine builds and plays AlphaBeta;"; \
+	  echo "      Search=MCTS, selfplay, ladder and train need it (install npm, then run make ort)"; \
+	else $(MAKE) --no-print-directory $(ORT_LIB) || \
+	  echo "note: could not fetch ONNX Runtime with npm: the engine builds and plays AlphaBeta; MCTS needs $(ORT_LIB)"; fi
 $(ORT_LIB):
-	@mkdir -p lib
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	  (cd "$$tmp" && npm pack --silent onnxruntime-node@$(ORT_VERSION) >/dev/null && \
-	   tar xzf onnxruntime-node-$(ORT_VERSION).tgz package/bin/napi-v6/linux/x64/libonnxruntime.so.1) && \
-	  cp "$$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" $(ORT_LIB).tmp && mv $(ORT_LIB).tmp $(ORT_LIB)
-	@echo "installed ONNX Runtime $(ORT_VERSION) into $(ORT_LIB)"
+	$(call ort-extract,linux/x64/libonnxruntime.so.1,$@)
 
 # PyTorch for azero/train (CPU; Debian's packages, as PyPI is not reachable).
 py-deps:
@@ -51,7 +66,16 @@ build: deps
 run: build
 	./$(BIN)
 
-test: fmt-check vet unit race pytest perft-suites train-smoke fuzz-short
+test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short
+
+# The AlphaBeta-only build (no cgo, so no ONNX Runtime binding): vet, the
+# tests that say MCTS is not in it, and a build for every release platform.
+nocgo-test:
+	CGO_ENABLED=0 $(GO) vet ./...
+	CGO_ENABLED=0 $(GO) test -short ./uci ./azero ./cmd/engine
+	@for p in $(PLATFORMS); do \
+	  echo "CGO_ENABLED=0 GOOS=$${p%-*} GOARCH=$${p#*-} go build ./cmd/engine"; \
+	  CGO_ENABLED=0 GOOS=$${p%-*} GOARCH=$${p#*-} $(GO) build -o /dev/null ./cmd/engine || exit 1; done
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
@@ -123,8 +147,73 @@ bench-perft: build
 bench-mcts: build
 	./$(BIN) bench --search mcts --movetime 10000
 
+# Cross builds into bin/<os>-<arch>/, the binary named twofold (GUIs list
+# engines by file name) with ONNX Runtime beside it where it has both minds:
+# Linux amd64 and arm64 and Windows amd64, with cgo through Debian's cross
+# compilers and the library from the same npm package. macOS (no cross cgo
+# toolchain here) and Windows arm64 (no arm64 mingw-w64 in Debian) are
+# AlphaBeta-only builds.
+PLATFORMS := linux-amd64 linux-arm64 windows-amd64 windows-arm64 darwin-amd64 darwin-arm64
+CC_linux-amd64       := gcc
+CC_linux-arm64       := aarch64-linux-gnu-gcc
+CC_windows-amd64     := x86_64-w64-mingw32-gcc
+ORTLIB_linux-amd64   := $(ORT_LIB)
+ORTLIB_linux-arm64   := lib/linux-arm64/libonnxruntime.so.1
+ORTLIB_windows-amd64 := lib/windows-amd64/onnxruntime.dll
+
+lib/linux-arm64/libonnxruntime.so.1:
+	$(call ort-extract,linux/arm64/libonnxruntime.so.1,$@)
+lib/windows-amd64/onnxruntime.dll:
+	$(call ort-extract,win32/x64/onnxruntime.dll,$@)
+
+# Debian's cross compilers, wine, qemu-user and zip, installed when missing.
+cross-deps:
+	@command -v x86_64-w64-mingw32-gcc >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null && command -v zip >/dev/null || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross zip >/dev/null)
+
+platform-%: cross-deps
+	$(if $(ORTLIB_$*),@$(MAKE) --no-print-directory $(ORTLIB_$*))
+	@rm -rf bin/$* && mkdir -p bin/$*
+	CGO_ENABLED=$(if $(CC_$*),1 CC=$(CC_$*),0) GOOS=$(word 1,$(subst -, ,$*)) GOARCH=$(word 2,$(subst -, ,$*)) \
+	  $(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" -o bin/$*/twofold$(if $(findstring windows,$*),.exe) ./cmd/engine
+	$(if $(ORTLIB_$*),cp $(ORTLIB_$*) bin/$*/)
+
+cross-build: $(addprefix platform-,$(PLATFORMS))
+
+# The Windows build with both minds under wine: UCI handshake, go with
+# AlphaBeta and MCTS, bench, perft (about a minute; not part of make test).
+# Debian 12's wine lacks bcryptprimitives.dll, which Go programs need since
+# Go 1.24 (every Windows 10 and 11 has it), so the prefix gets a stand-in.
+wine-check: platform-windows-amd64
+	@command -v wine >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wine wine64 >/dev/null)
+	@export WINEDEBUG=-all WINEPREFIX=$${WINEPREFIX:-/tmp/twofold-wine} && \
+	  wineboot -i >/dev/null 2>&1; \
+	  x86_64-w64-mingw32-gcc -O2 -shared -o "$$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" scripts/bcryptprimitives.c -ladvapi32 && \
+	  scripts/crosscheck.sh wine bin/windows-amd64/twofold.exe
+
+# The same for Linux arm64 under qemu-user (slow: emulated).
+qemu-check: platform-linux-arm64
+	@command -v qemu-aarch64 >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null)
+	scripts/crosscheck.sh "qemu-aarch64 -L /usr/aarch64-linux-gnu" bin/linux-arm64/twofold
+
+# Release archives: dist/twofold-<version>-<os>-<arch>.tar.gz (.zip for
+# Windows), each a folder with the binary, ONNX Runtime where the build uses
+# it, LICENSE and README.txt; dist/SHA256SUMS lists them.
+release:
+	@rm -rf dist && mkdir -p dist
+	@for p in $(PLATFORMS); do \
+	  $(MAKE) --no-print-directory platform-$$p VERSION=$(VERSION) || exit 1; \
+	  name=twofold-$(VERSION)-$$p; mkdir -p dist/$$name && cp bin/$$p/* LICENSE dist/$$name/ && \
+	  sed 's/@VERSION@/$(VERSION)/; s/@PLATFORM@/'$$p'/' docs/release-README.txt > dist/$$name/README.txt || exit 1; \
+	  case $$p in \
+	    windows-*) (cd dist && zip -qrX $$name.zip $$name) ;; \
+	    *) tar -C dist --sort=name --owner=0 --group=0 --numeric-owner -czf dist/$$name.tar.gz $$name ;; \
+	  esac || exit 1; rm -rf dist/$$name; done
+	cd dist && sha256sum twofold-* > SHA256SUMS
+	@ls -l dist
+
 clean:
-	rm -rf bin lib
+	rm -rf bin lib dist
 
 # Strength testing (README, "Measuring strength"); fastchess is built outside
 # the project and found through $FASTCHESS. make sprt [BASE=<rev>] [TC=..]:
