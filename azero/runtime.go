@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // ErrNotInBuild is what every ONNX Runtime entry point returns in a build
@@ -42,7 +43,14 @@ func LibraryCandidates(explicit string) []string {
 			}
 		}
 	}
-	return c
+	// Without repeats (lib/ above the binary is often lib/ in the working
+	// directory), so that the "not found" message lists each place once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(c, func(p string) bool {
+		p = filepath.Clean(p)
+		defer func() { seen[p] = true }()
+		return seen[p]
+	})
 }
 
 func samePath(a, b string) bool {

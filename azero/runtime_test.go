@@ -50,6 +50,9 @@ func TestLibraryCandidatesStartBesideTheExecutable(t *testing.T) {
 	c := LibraryCandidates("")
 	require.NotEmpty(t, c)
 	assert.Equal(t, filepath.Join(filepath.Dir(exe), LibraryName), c[0])
+	for i := range c {
+		assert.NotContains(t, c[i+1:], c[i], "listed twice")
+	}
 	assert.Equal(t, []string{"x"}, LibraryCandidates("x"))
 	t.Setenv(LibraryEnv, "/env/lib")
 	assert.Equal(t, "/env/lib", LibraryCandidates("")[0])
