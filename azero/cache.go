@@ -15,6 +15,12 @@ type cacheEntry struct {
 	priors []float32
 }
 
+// CacheMemory estimates the bytes a cache of entries takes once full: a
+// 40-byte slot each plus its priors (about 35 legal moves of 4 bytes in
+// middlegames). Callers check it against the memory the machine has before
+// asking for a cache of millions of entries.
+func CacheMemory(entries int) uint64 { return uint64(max(entries, 0)) * (40 + 35*4) }
+
 func newCache(size int) *cache {
 	return &cache{entries: make([]cacheEntry, max(size, 0))}
 }

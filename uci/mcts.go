@@ -8,6 +8,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/sysmem"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -215,7 +216,15 @@ func mctsOptionList() []*option {
 			return nil
 		}},
 		{name: "NNCacheSize", kind: "spin", def: strconv.Itoa(d.CacheSize), min: 0, max: 50_000_000, apply: func(e *Engine, v string) error {
-			e.mcts.opts.CacheSize = atoi(v)
+			n := atoi(v)
+			// The cache fills as the engine plays: refuse at once what the
+			// machine could never hold, rather than die of it later.
+			if free, ok := sysmem.Available(); ok && n > e.mcts.opts.CacheSize &&
+				azero.CacheMemory(n)-azero.CacheMemory(e.mcts.opts.CacheSize) > free/2 {
+				return fmt.Errorf("NNCacheSize: %d entries need about %d MB, more than half the %d MB of memory available; keeping %d",
+					n, azero.CacheMemory(n)>>20, free>>20, e.mcts.opts.CacheSize)
+			}
+			e.mcts.opts.CacheSize = n
 			return nil
 		}},
 		// Lc0's name. No 0 for "no limit": an unbounded tree is what ran

@@ -1,6 +1,10 @@
 package uci
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -9,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/search"
 	"github.com/twofold-chess/twofold/sysmem"
 )
@@ -173,4 +178,33 @@ func TestManyThreadsStillStopPromptly(t *testing.T) {
 		l.send("stop")
 		l.waitFor(`^bestmove `, 2*time.Second)
 	}
+}
+
+// Under an address-space limit (a child test process run by prlimit), a
+// Hash or NNCacheSize the limit cannot hold is refused with a message and
+// the engine plays on, where Go used to die with "out of memory".
+func TestMemoryOptionsRespectAddressSpaceLimit(t *testing.T) {
+	if os.Getenv("UCI_MEMLIMIT_CHILD") == "1" {
+		var out bytes.Buffer
+		cmds := "setoption name Hash value 8192\nsetoption name NNCacheSize value 50000000\ngo depth 3\n"
+		if err := New(&out).Run(strings.NewReader(cmds)); err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Print(out.String())
+		os.Exit(0)
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs Linux and prlimit")
+	}
+	cmd := exec.Command(prlimit, fmt.Sprintf("--as=%d", 4<<30), "--", os.Args[0], "-test.run=^TestMemoryOptionsRespectAddressSpaceLimit$")
+	cmd.Env = append(os.Environ(), "UCI_MEMLIMIT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `(?m)^info string setoption: Hash: 8192 MB do not fit`, string(out))
+	if azero.RuntimeSupported {
+		assert.Regexp(t, `(?m)^info string setoption: NNCacheSize: 50000000 entries need about \d+ MB`, string(out))
+	}
+	assert.Regexp(t, `(?m)^bestmove `, string(out))
 }
