@@ -124,7 +124,7 @@ train-smoke: build py-deps
 FUZZ_INPUTS ?= 100000
 fuzz: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
-	./bin/ucifuzz --engine $(BIN) --inputs $(FUZZ_INPUTS) --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz
+	./bin/ucifuzz --engine $(BIN) --inputs $(FUZZ_INPUTS) --parallel 2 --seed $${SEED:-1} --huge-hash --risky --repro-dir /tmp/twofold-ucifuzz
 
 fuzz-short: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
