@@ -1,0 +1,224 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/pgn"
+)
+
+// game is one game on the server. Its mutex guards every field; it is
+// never held during a search (a search works on a clone), so reading a
+// game's state stays instant while its engine thinks.
+type game struct {
+	id string
+	mu sync.Mutex
+
+	start    *board.Position // the position the game began in
+	pos      *board.Position // start plus moves, with the history draws need
+	moves    []board.Move
+	mind     string
+	level    Level
+	created  time.Time
+	lastUsed time.Time
+
+	// thinking is set while the engine chooses a move for this game; moves
+	// and undo are refused meanwhile, so the move it returns still fits.
+	thinking    bool
+	cancelThink context.CancelFunc
+	analysis    *analysis
+	gone        bool // deleted or expired; a search that ends now is dropped
+
+	events *hub
+}
+
+// analysis is a running infinite search; done is closed when it ends.
+type analysis struct {
+	cancel  context.CancelFunc
+	done    chan struct{}
+	multiPV int
+}
+
+func (a *analysis) running() bool {
+	if a == nil {
+		return false
+	}
+	select {
+	case <-a.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// stopAnalysis ends the game's analysis and waits for it (g.mu held; the
+// analysis goroutine never takes it, so the wait cannot deadlock).
+func (g *game) stopAnalysis() {
+	if g.analysis == nil {
+		return
+	}
+	g.analysis.cancel()
+	<-g.analysis.done
+	g.analysis = nil
+}
+
+// State is a game as the API returns it.
+type State struct {
+	ID       string   `json:"id"`
+	FEN      string   `json:"fen"`
+	StartFEN string   `json:"startFen"`
+	Moves    []string `json:"moves"`    // SAN, from the start position
+	UCIMoves []string `json:"uciMoves"` // the same moves in UCI
+	Legal    []string `json:"legal"`    // legal moves in UCI (none once the game is over)
+	Turn     string   `json:"turn"`     // "white" or "black"
+	Check    bool     `json:"check"`
+	LastMove string   `json:"lastMove,omitempty"`
+	// Status is "ongoing", "checkmate", "stalemate", "threefold",
+	// "fifty-move" or "insufficient-material"; Reason says it in words.
+	Status    string `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	Result    string `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
+	Mind      string `json:"mind"`
+	Level     string `json:"level"`
+	Thinking  bool   `json:"thinking"`
+	Analysing bool   `json:"analysing"`
+}
+
+var statusNames = map[movegen.Status]string{
+	movegen.Ongoing:                  "ongoing",
+	movegen.Checkmate:                "checkmate",
+	movegen.Stalemate:                "stalemate",
+	movegen.ThreefoldDraw:            "threefold",
+	movegen.FiftyMoveDraw:            "fifty-move",
+	movegen.InsufficientMaterialDraw: "insufficient-material",
+}
+
+func colorName(c board.Color) string {
+	if c == board.White {
+		return "white"
+	}
+	return "black"
+}
+
+// result returns the PGN result and the reason in words.
+func result(p *board.Position, st movegen.Status) (string, string) {
+	switch st {
+	case movegen.Ongoing:
+		return "*", ""
+	case movegen.Checkmate:
+		if p.Side() == board.White {
+			return "0-1", "Checkmate: Black wins"
+		}
+		return "1-0", "Checkmate: White wins"
+	case movegen.Stalemate:
+		return "1/2-1/2", "Stalemate: draw"
+	case movegen.ThreefoldDraw:
+		return "1/2-1/2", "Threefold repetition: draw"
+	case movegen.FiftyMoveDraw:
+		return "1/2-1/2", "Fifty-move rule: draw"
+	default:
+		return "1/2-1/2", "Insufficient material: draw"
+	}
+}
+
+// state builds the game's State (g.mu held).
+func (g *game) state() State {
+	p := g.pos
+	st := movegen.GameStatus(p)
+	res, reason := result(p, st)
+	s := State{
+		ID: g.id, FEN: p.FEN(), StartFEN: g.start.FEN(),
+		Moves: g.san(), UCIMoves: make([]string, 0, len(g.moves)), Legal: []string{},
+		Turn: colorName(p.Side()), Check: movegen.InCheck(p),
+		Status: statusNames[st], Reason: reason, Result: res,
+		Mind: g.mind, Level: g.level.String(),
+		Thinking: g.thinking, Analysing: g.analysis.running(),
+	}
+	for _, m := range g.moves {
+		s.UCIMoves = append(s.UCIMoves, m.UCI(p.Chess960()))
+	}
+	if n := len(g.moves); n > 0 {
+		s.LastMove = s.UCIMoves[n-1]
+	}
+	if !st.Over() {
+		var ml movegen.MoveList
+		movegen.Legal(p, &ml)
+		for _, m := range ml.Moves() {
+			s.Legal = append(s.Legal, m.UCI(p.Chess960()))
+		}
+	}
+	return s
+}
+
+// san writes the game's moves in SAN, replaying them from the start.
+func (g *game) san() []string {
+	p := g.start.Clone()
+	out := make([]string, 0, len(g.moves))
+	for _, m := range g.moves {
+		out = append(out, movegen.SAN(p, m))
+		p.Make(m)
+	}
+	return out
+}
+
+// sanLine writes a line of moves from p in SAN (p is not changed).
+func sanLine(p *board.Position, pv []board.Move) []string {
+	q := p.Clone()
+	out := make([]string, 0, len(pv))
+	for _, m := range pv {
+		out = append(out, movegen.SAN(q, m))
+		q.Make(m)
+	}
+	return out
+}
+
+// play makes a move given in UCI (g.mu held). A malformed move and an
+// illegal one are told apart so the API can answer 400 or 422.
+func (g *game) play(uci string) error {
+	if st := movegen.GameStatus(g.pos); st.Over() {
+		return &apiError{status: 409, msg: fmt.Sprintf("the game is over (%s)", st)}
+	}
+	m, err := movegen.ParseUCI(g.pos, strings.TrimSpace(uci))
+	if err != nil {
+		if errors.Is(err, movegen.ErrIllegalMove) {
+			return &apiError{status: 422, msg: fmt.Sprintf("illegal move %q in this position", uci)}
+		}
+		return &apiError{status: 400, msg: err.Error()}
+	}
+	g.pos.Make(m)
+	g.moves = append(g.moves, m)
+	return nil
+}
+
+// undo takes back n plies (g.mu held).
+func (g *game) undo(n int) error {
+	if n < 1 || n > len(g.moves) {
+		return &apiError{status: 409, msg: fmt.Sprintf("cannot undo %d plies: the game has %d", n, len(g.moves))}
+	}
+	for range n {
+		g.pos.Unmake()
+	}
+	g.moves = g.moves[:len(g.moves)-n]
+	return nil
+}
+
+// pgn renders the game (g.mu held).
+func (g *game) pgn() string {
+	st := movegen.GameStatus(g.pos)
+	res, reason := result(g.pos, st)
+	gm := pgn.Game{
+		Event: "Twofold in the browser", Site: "engine serve", Date: g.created,
+		Result: res, Termination: reason,
+		Moves: g.moves,
+	}
+	if g.start.FEN() != board.StartPosition().FEN() {
+		gm.Start = g.start
+	}
+	return gm.String()
+}
