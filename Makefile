@@ -66,7 +66,7 @@ build: deps
 run: build
 	./$(BIN)
 
-test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short
+test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short test-browser
 
 # The AlphaBeta-only build (no cgo, so no ONNX Runtime binding): vet, the
 # tests that say MCTS is not in it, and a build for every release platform.
@@ -225,3 +225,22 @@ sprt:
 	scripts/sprt.sh
 gauntlet:
 	scripts/gauntlet.sh
+
+# The board in the browser (README, "Play in the browser"): make play builds
+# the engine and serves the page on 127.0.0.1:8080 (PLAY_FLAGS to change,
+# e.g. PLAY_FLAGS="--addr 127.0.0.1:9000 --open"); the binary prints the URL.
+# make test-browser drives the page in Debian's headless Chromium (installed
+# with apt, idempotently; never a downloaded browser) and keeps the
+# screenshots in $(BROWSER_OUT).
+PLAY_FLAGS  ?=
+BROWSER_OUT ?= /tmp/twofold-browser
+.PHONY: play test-browser chromium
+play: build
+	./$(BIN) serve $(PLAY_FLAGS)
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+	  ($(SUDO) apt-get update -qq || true; $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+test-browser: deps chromium
+	TWOFOLD_REQUIRE_BROWSER=1 TWOFOLD_BROWSER_OUT=$(BROWSER_OUT) $(GO) test -count=1 -run TestBrowser -v ./play
