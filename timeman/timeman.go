@@ -48,10 +48,7 @@ const (
 func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
 	c.startNs.Store(now.UnixNano())
 	var soft, hard time.Duration
-	switch left, inc := lim.Time[side], lim.Inc[side]; {
-	case lim.MoveTime > 0:
-		hard = max(lim.MoveTime-overhead, time.Millisecond)
-	case left > 0:
+	if left, inc := lim.Time[side], lim.Inc[side]; left > 0 {
 		mtg := lim.MovesToGo
 		if mtg <= 0 || mtg > 35 {
 			mtg = 35 // sudden death: plan for about 35 more moves
@@ -67,6 +64,14 @@ func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now 
 		}
 		hard = max(duration(hardF), time.Millisecond)
 		soft = max(min(duration(softF), hard), time.Millisecond)
+	}
+	// A movetime is used in full, unless the clock allows less: with both
+	// given, the tighter one rules, so "movetime 99999999 wtime 0" still
+	// moves at once and the flag never falls.
+	if lim.MoveTime > 0 {
+		if mt := max(lim.MoveTime-overhead, time.Millisecond); hard == 0 || mt <= hard {
+			soft, hard = 0, mt
+		}
 	}
 	c.soft.Store(int64(soft))
 	c.hard.Store(int64(hard))

@@ -67,8 +67,14 @@ func TestClockSaturates(t *testing.T) {
 			assert.False(t, clk.HardStop())
 		})
 	}
-	// The smallest clock (what "wtime 0" becomes) means move now.
+	// Movetime and clock together: the tighter one rules.
 	var clk Clock
+	clk.Start(Limits{MoveTime: huge, Time: [2]time.Duration{time.Nanosecond, time.Nanosecond}}, 10*time.Millisecond, board.White, time.Now())
+	assert.Equal(t, time.Millisecond, clk.Hard(), "a falling flag beats a huge movetime")
+	clk.Start(Limits{MoveTime: 100 * time.Millisecond, Time: [2]time.Duration{time.Hour, time.Hour}}, 10*time.Millisecond, board.White, time.Now())
+	assert.Equal(t, 90*time.Millisecond, clk.Hard(), "a short movetime beats a long clock")
+	assert.Zero(t, clk.Soft(), "and is used in full")
+	// The smallest clock (what "wtime 0" becomes) means move now.
 	clk.Start(Limits{Time: [2]time.Duration{time.Nanosecond, time.Nanosecond}}, 10*time.Millisecond, board.White, time.Now())
 	assert.Equal(t, time.Millisecond, clk.Hard())
 }
