@@ -485,13 +485,11 @@ func TestDifficultyStrengths(t *testing.T) {
 	}
 }
 
-func TestSkillAndEloStrength(t *testing.T) {
+func TestSkillStrength(t *testing.T) {
 	assert.Equal(t, search.Strength{}, search.SkillStrength(20))
-	assert.Equal(t, search.Strength{}, search.EloStrength(2400))
 	weakest := search.SkillStrength(0)
 	assert.Equal(t, 1, weakest.Depth)
 	assert.Equal(t, weakest, search.SkillStrength(-5))
-	assert.Equal(t, weakest, search.EloStrength(1000))
 	prev := weakest
 	for level := 1; level < 20; level++ {
 		st := search.SkillStrength(level)

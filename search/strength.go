@@ -1,19 +1,24 @@
 package search
 
 import (
+	"math"
+
 	"github.com/twofold-chess/twofold/board"
 )
 
-// Strength weakens the searcher for casual play: it searches to a fixed
-// depth, scores every root move with a full window so the scores are true,
-// and plays a random move among those within Margin centipawns of the best.
-// The zero value is full strength.
+// Strength weakens the searcher for casual play. With a Depth it searches
+// to that fixed depth, scores every root move with a full window so the
+// scores are true, and plays a random move among those within Margin
+// centipawns of the best. With Nodes (and no Depth) it runs the normal
+// search on one thread and stops it after about that many nodes per move
+// (the clock still applies). The zero value is full strength.
 type Strength struct {
-	Depth  int // plies; 0 = full strength
-	Margin int // centipawns
+	Depth  int    // plies; 0 = no fixed depth
+	Margin int    // centipawns, with Depth
+	Nodes  uint64 // nodes per move without Depth; 0 = no cap
 }
 
-func (st Strength) active() bool { return st.Depth > 0 }
+func (st Strength) active() bool { return st.Depth > 0 || st.Nodes > 0 }
 
 // Difficulty levels as the seed design defined them.
 var difficulties = map[string]Strength{
@@ -49,18 +54,78 @@ func SkillStrength(level int) Strength {
 	return Strength{Depth: 1 + level/3, Margin: (20 - level) * 10}
 }
 
-// EloStrength maps UCI_Elo to a skill level. The mapping is a rough linear
-// guess (1000 = level 0, 2400 = level 20), not a calibrated one.
-func EloStrength(elo int) Strength {
-	return SkillStrength((elo - 1000) / 70)
+// UCI_Elo's range: MinElo is the weakest rung of the ladder, MaxElo the
+// measured strength of the unweakened engine (an Elo at or above it plays at
+// full strength).
+const (
+	MinElo = 1320
+	MaxElo = 1950
+)
+
+// eloRung is one measured point of the UCI_Elo ladder.
+type eloRung struct {
+	Elo int
+	St  Strength
 }
+
+// eloLadder: Twofold weakened each way, measured against Stockfish 15.1 with
+// UCI_LimitStrength (scripts/calibrate-elo.sh; the table is in the README,
+// "UCI_Elo calibration"). The Elos rise strictly; the last rung is full
+// strength.
+var eloLadder = []eloRung{
+	{1320, Strength{Depth: 3, Margin: 40}}, // 1320 ± 218 (30 games vs UCI_Elo 1600)
+	{1825, Strength{Depth: 3}},             // 1825 ± 292 (30 games vs 1500)
+	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
+	{MaxElo, Strength{}},                   // full: 1920 ± 195 at 5+0.05 (30 games vs 2200)
+}
+
+// EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by
+// interpolating the measured ladder: between two rungs of the same depth the
+// margin is interpolated linearly, between two node caps the cap is
+// interpolated geometrically (Elo grows about linearly with log nodes), and
+// between rungs of different kinds the nearer rung is taken. Below the first
+// rung it is the first rung, from the last rung up full strength.
+func EloStrength(elo int) Strength {
+	if eloOverride != nil {
+		return *eloOverride
+	}
+	if elo <= eloLadder[0].Elo {
+		return eloLadder[0].St
+	}
+	for i := 1; i < len(eloLadder); i++ {
+		lo, hi := eloLadder[i-1], eloLadder[i]
+		if elo >= hi.Elo {
+			continue
+		}
+		f := float64(elo-lo.Elo) / float64(hi.Elo-lo.Elo)
+		switch {
+		case lo.St.Depth > 0 && lo.St.Depth == hi.St.Depth:
+			m := float64(lo.St.Margin) + f*float64(hi.St.Margin-lo.St.Margin)
+			return Strength{Depth: lo.St.Depth, Margin: int(math.Round(m))}
+		case lo.St.Nodes > 0 && hi.St.Nodes > 0:
+			n := float64(lo.St.Nodes) * math.Pow(float64(hi.St.Nodes)/float64(lo.St.Nodes), f)
+			return Strength{Nodes: uint64(math.Round(n))}
+		case f < 0.5:
+			return lo.St
+		default:
+			return hi.St
+		}
+	}
+	return Strength{}
+}
+
+// eloOverride is set only in calibration builds (strength_calibrate.go).
+var eloOverride *Strength
 
 // weakSearch implements Strength: fixed depth, full-window scores for every
 // root move, then a random pick among the moves close to the best.
 func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
+	st := s.opts.Strength
+	if st.Depth == 0 {
+		return s.nodeCappedSearch(p, root)
+	}
 	t := s.threads[0]
 	t.prepare(p, root)
-	st := s.opts.Strength
 	pos := t.pos
 	for depth := 1; depth <= st.Depth; depth++ {
 		for i := range t.rootMoves {
@@ -110,6 +175,41 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 	res := Result{Best: pick.move, Score: pick.score, Depth: t.completedDepth, Nodes: t.nodes}
 	if pick.pvLen > 1 {
 		res.Ponder = pick.pv[1]
+	}
+	return res
+}
+
+// nodeCappedSearch implements Strength.Nodes: the normal search on the main
+// thread alone (so the strength does not depend on Threads), stopped by a
+// node limit of Strength.Nodes or the go command's own, whichever is lower.
+func (s *Searcher) nodeCappedSearch(p *board.Position, root []rootMove) Result {
+	if n := s.opts.Strength.Nodes; s.limits.Nodes == 0 || s.limits.Nodes > n {
+		s.limits.Nodes = n
+	}
+	for _, h := range s.threads[1:] {
+		h.published.Store(0) // s.nodes() counts the main thread alone
+	}
+	t := s.threads[0]
+	t.prepare(p, root)
+	t.iterate()
+	s.waitUntilReleased(s.limits)
+	s.stop.Store(true)
+	if t.completedDepth == 0 {
+		t.rankUnfinishedFirstIteration()
+	}
+	if t.interrupted {
+		t.reportFinal(min(s.opts.MultiPV, len(t.rootMoves)))
+	}
+	best := t.rootMoves[0]
+	score := best.score
+	if score == -Infinity {
+		score = t.lastScore
+	}
+	res := Result{Best: best.move, Score: score, Depth: t.completedDepth, Nodes: s.nodes()}
+	if best.pvLen > 1 {
+		res.Ponder = best.pv[1]
+	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {
+		res.Ponder = s.legalOrNone(p, best.move, d.move)
 	}
 	return res
 }

@@ -115,7 +115,7 @@ func options() []*option {
 			e.limitStrength = v == "true"
 			return nil
 		}},
-		{name: "UCI_Elo", kind: "spin", def: "1500", min: 1000, max: 2400, apply: func(e *Engine, v string) error {
+		{name: "UCI_Elo", kind: "spin", def: "1500", min: 1320, max: 1950, apply: func(e *Engine, v string) error {
 			e.elo = atoi(v)
 			return nil
 		}},

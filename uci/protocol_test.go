@@ -35,7 +35,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name UCI_ShowWDL type check default false",
 		"option name Skill Level type spin default 20 min 0 max 20",
 		"option name UCI_LimitStrength type check default false",
-		"option name UCI_Elo type spin default 1500 min 1000 max 2400",
+		"option name UCI_Elo type spin default 1500 min 1320 max 1950",
 		"option name Difficulty type combo default Max var Easy var Medium var Hard var Max",
 		"option name Search type combo default AlphaBeta var AlphaBeta var MCTS",
 		"option name NetworkFile type string default <default>",
@@ -105,7 +105,7 @@ func TestSetOptionNamesAndValues(t *testing.T) {
 		"setoption name Ponder value true",
 		"setoption name difficulty value max",
 		"setoption name search value alphabeta",
-		"setoption name UCI_Elo value 2000",
+		"setoption name UCI_Elo value 1900",
 		"isready",
 	)
 	assert.Equal(t, []string{"readyok"}, out)
@@ -155,16 +155,20 @@ func TestOptionsTakeEffect(t *testing.T) {
 	assert.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, multi)
 
 	// The strength options cap the depth searched.
-	for _, opts := range [][]string{
-		{"setoption name Skill Level value 0"},
-		{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1000"},
-		{"setoption name difficulty value EASY"},
+	for _, c := range []struct {
+		opts     []string
+		maxDepth int
+	}{
+		{[]string{"setoption name Skill Level value 0"}, 1},
+		{[]string{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1320"}, search.EloStrength(1320).Depth},
+		{[]string{"setoption name difficulty value EASY"}, 2},
 	} {
+		opts := c.opts
 		out := played(t, append(opts, "go depth 8")...)
 		depths := infoDepths(out)
 		require.NotEmpty(t, depths, "%q", opts)
 		for _, d := range depths {
-			assert.LessOrEqual(t, d, 2, "%q", opts)
+			assert.LessOrEqual(t, d, c.maxDepth, "%q", opts)
 		}
 		checkBestmove(t, board.StartPosition(), out[len(out)-1])
 	}
@@ -567,4 +571,16 @@ func TestStoppedAtOnceStillSearchesDepthOne(t *testing.T) {
 		assert.Regexp(t, `^bestmove d1d8( |$)`, out[len(out)-1], "%q", cmds)
 		assert.Len(t, bestmoves(out), 1)
 	}
+}
+
+// UCI_Elo declares the range search.EloStrength is calibrated for.
+func TestUCIEloRangeIsTheCalibratedOne(t *testing.T) {
+	for _, o := range options() {
+		if o.name == "UCI_Elo" {
+			assert.Equal(t, search.MinElo, o.min)
+			assert.Equal(t, search.MaxElo, o.max)
+			return
+		}
+	}
+	t.Fatal("no UCI_Elo option")
 }
