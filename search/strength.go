@@ -74,7 +74,10 @@ type eloRung struct {
 // strength.
 var eloLadder = []eloRung{
 	{1320, Strength{Depth: 3, Margin: 40}}, // 1320 ± 218 (30 games vs UCI_Elo 1600)
-	{1825, Strength{Depth: 3}},             // 1825 ± 292 (30 games vs 1500)
+	{1450, Strength{Depth: 3, Margin: 30}}, // 1450 ± 111 (40 games vs 1450)
+	{1606, Strength{Depth: 3, Margin: 14}}, // 1606 ± 107 (40 games vs 1650)
+	{1620, Strength{Depth: 3}},             // 1825 ± 292 (30 vs 1500) and 1548 ± 172 (40 vs 1850), weighted
+	{1776, Strength{Nodes: 3000}},          // 1776 ± 130 (30 games vs 1800)
 	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
 	{MaxElo, Strength{}},                   // full: 1920 ± 195 at 5+0.05 (30 games vs 2200)
 }
