@@ -56,20 +56,23 @@ case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
 
 # The measured points (README, "UCI_Elo calibration"), each against an anchor near its Elo;
-# the rungs search.EloStrength uses are depth=3,margin=40, depth=3,margin=0, nodes=20000, full.
+# search.EloStrength's rungs are the depth-3 points, nodes=3000, nodes=20000 and full.
 POINTS=("$@")
 [ ${#POINTS[@]} -gt 0 ] || POINTS=(
     "depth=1,margin=50 1350"
     "depth=2,margin=30 1350"
     "depth=2,margin=0 1500"
     "depth=3,margin=40 1600"
+    "depth=3,margin=30 1450"
+    "depth=3,margin=14 1650"
     "depth=3,margin=0 1500"
+    "depth=3,margin=0 1850"
     "depth=4,margin=0 1700"
     "nodes=3000 1800"
     "nodes=20000 2000"
     "full 2200"
 )
-# To verify the mapping: scripts/calibrate-elo.sh "elo=1450 1450" "elo=1650 1650" "elo=1850 1850"
+# To verify the mapping: scripts/calibrate-elo.sh "elo=1320 1350" "elo=1750 1750" "elo=1850 1850"
 
 RUN_DIR=${RUN_DIR:-/tmp/twofold-calib/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN_DIR"
