@@ -49,13 +49,13 @@ type Line struct {
 // Level is a playing strength: a named difficulty or an Elo.
 type Level struct {
 	Name string // "easy", "medium", "hard", "max"; "" when Elo is set
-	Elo  int    // 1000..2400, or 0
+	Elo  int    // MinElo..MaxElo, or 0
 }
 
-// Elo bounds, as UCI_Elo declares them.
+// Elo bounds: the calibrated range UCI_Elo declares.
 const (
-	MinElo = 1000
-	MaxElo = 2400
+	MinElo = search.MinElo
+	MaxElo = search.MaxElo
 )
 
 // ParseLevel reads "easy", "medium", "hard", "max" (any case) or an Elo

@@ -146,7 +146,7 @@ func TestCreateAndGet(t *testing.T) {
 	assert.Equal(t, fen, st.FEN)
 	assert.Equal(t, "hard", st.Level)
 	assert.Equal(t, "1500", f.create(`{"level":1500}`).Level)
-	assert.Equal(t, "2400", f.create(`{"level":"2400"}`).Level)
+	assert.Equal(t, "1950", f.create(`{"level":"1950"}`).Level)
 	assert.NotEqual(t, st.ID, f.create("{}").ID)
 }
 
@@ -296,13 +296,13 @@ func TestPatch(t *testing.T) {
 	code, _ := f.do("PATCH", "/api/games/"+id, `{"level":"easy"}`, &st)
 	require.Equal(t, 200, code)
 	assert.Equal(t, "easy", st.Level)
-	f.do("PATCH", "/api/games/"+id, `{"level":1200}`, &st)
-	assert.Equal(t, "1200", st.Level)
+	f.do("PATCH", "/api/games/"+id, `{"level":1400}`, &st)
+	assert.Equal(t, "1400", st.Level)
 	assert.Equal(t, "alphabeta", st.Mind)
 	f.wantError("PATCH", "/api/games/"+id, `{"mind":"mcts"}`, 422, "unavailable")
 	f.wantError("PATCH", "/api/games/"+id, `{"level":"superhuman"}`, 400, "level")
 	f.wantError("PATCH", "/api/games/"+id, `{"mind":`, 400, "bad JSON")
-	assert.Equal(t, "1200", f.state(id).Level)
+	assert.Equal(t, "1400", f.state(id).Level)
 }
 
 func TestInfoAndPage(t *testing.T) {
@@ -395,7 +395,7 @@ func TestEngineWithAlphaBeta(t *testing.T) {
 
 func TestEngineEveryLevel(t *testing.T) {
 	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}})
-	for _, lv := range []string{"easy", "medium", "hard", "max", "1000", "2400"} {
+	for _, lv := range []string{"easy", "medium", "hard", "max", "1320", "1950"} {
 		id := f.create(`{"level":"` + lv + `"}`).ID
 		var reply EngineReply
 		code, _ := f.do("POST", "/api/games/"+id+"/engine", `{"movetime":100}`, &reply)
@@ -701,7 +701,7 @@ func TestCloseStopsSearches(t *testing.T) {
 }
 
 func TestParseLevel(t *testing.T) {
-	for in, want := range map[string]Level{"": {Name: "max"}, "Easy": {Name: "easy"}, " HARD ": {Name: "hard"}, "1000": {Elo: 1000}, "2400": {Elo: 2400}} {
+	for in, want := range map[string]Level{"": {Name: "max"}, "Easy": {Name: "easy"}, " HARD ": {Name: "hard"}, "1320": {Elo: 1320}, "1950": {Elo: 1950}} {
 		got, err := ParseLevel(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
