@@ -163,7 +163,7 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 	if main.completedDepth == 0 {
 		main.rankUnfinishedFirstIteration()
 	}
-	if main.interrupted {
+	if main.interrupted || main.rootMoves[0].move != main.reportedBest {
 		main.reportFinal(min(s.opts.MultiPV, len(main.rootMoves)))
 	}
 
@@ -314,6 +314,7 @@ type thread struct {
 	passBeta       int
 	nearHorizon    bool // this iteration reached a node within horizonMargin of the horizon
 	interrupted    bool // stop or a limit ended the search inside an iteration
+	reportedBest   board.Move // the move of the last line 1 reported
 	stack          [MaxPly + 4]frame
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
@@ -334,6 +335,7 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.lastScore = 0
 	t.rootDepth = 0
 	t.interrupted = false
+	t.reportedBest = board.NoMove
 	t.rootMoves = append(t.rootMoves[:0], root...)
 	for i := range t.stack {
 		t.stack[i].killers = [2]board.Move{}
@@ -513,6 +515,9 @@ func (t *thread) reportLine(depth, i int) {
 	rm := &t.rootMoves[i]
 	if rm.score == -Infinity {
 		return
+	}
+	if i == 0 {
+		t.reportedBest = rm.move
 	}
 	t.published.Store(t.nodes)
 	t.s.report(Info{
