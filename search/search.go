@@ -312,8 +312,8 @@ type thread struct {
 	rootDepth      int // the iteration under way (or last finished)
 	passAlpha      int // the window of the root pass under way
 	passBeta       int
-	nearHorizon    bool // this iteration reached a node within horizonMargin of the horizon
-	interrupted    bool // stop or a limit ended the search inside an iteration
+	nearHorizon    bool       // this iteration reached a node within horizonMargin of the horizon
+	interrupted    bool       // stop or a limit ended the search inside an iteration
 	reportedBest   board.Move // the move of the last line 1 reported
 	stack          [MaxPly + 4]frame
 	history        [2][64][64]int32
