@@ -3,11 +3,9 @@ package azero
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"syscall"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/regularfile"
 )
 
 // DefaultNetworkName names the embedded network in messages.
@@ -36,7 +34,7 @@ const MaxNetworkBytes = 512 << 20
 func LoadNetwork(path string) (*Network, error) {
 	n := &Network{Name: DefaultNetworkName, model: defaultNetwork}
 	if path != "" && path != DefaultNetworkName {
-		data, err := readNetworkFile(path)
+		data, err := regularfile.Read(path, MaxNetworkBytes, "a network")
 		if err != nil {
 			return nil, fmt.Errorf("cannot read network file: %w", err)
 		}
@@ -49,62 +47,6 @@ func LoadNetwork(path string) (*Network, error) {
 		return nil, fmt.Errorf("network %s: %w", n.Name, err)
 	}
 	return n, nil
-}
-
-// readNetworkFile reads a regular file of at most MaxNetworkBytes. Anything
-// else is refused before it is read: a FIFO or a terminal (/dev/stdin) would
-// block, or swallow the UCI input, and a device may never end.
-func readNetworkFile(path string) ([]byte, error) {
-	st, err := os.Stat(path) // follows links: the target is what is read
-	if err != nil {
-		return nil, err
-	}
-	if err := regularAndSmall(path, st); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path be swapped for a FIFO after the Stat,
-	// opening it still returns at once (and the Stat below refuses it).
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := regularAndSmall(path, st); err != nil {
-		return nil, err
-	}
-	// The limit guards against a file that grows while it is read.
-	data, err := io.ReadAll(io.LimitReader(f, MaxNetworkBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxNetworkBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, MaxNetworkBytes>>20)
-	}
-	return data, nil
-}
-
-func regularAndSmall(path string, st os.FileInfo) error {
-	if m := st.Mode(); !m.IsRegular() {
-		what := "a special file"
-		switch {
-		case m.IsDir():
-			what = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			what = "a named pipe"
-		case m&os.ModeDevice != 0:
-			what = "a device"
-		case m&os.ModeSocket != 0:
-			what = "a socket"
-		}
-		return fmt.Errorf("%s is %s, not a regular file", path, what)
-	}
-	if st.Size() > MaxNetworkBytes {
-		return fmt.Errorf("%s: %d bytes, larger than the %d MiB a network may have", path, st.Size(), MaxNetworkBytes>>20)
-	}
-	return nil
 }
 
 // finiteFixtures are the positions checkFinite runs: the start, a

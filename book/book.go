@@ -7,16 +7,14 @@
 package book
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/regularfile"
 )
 
 // entrySize is the size of one book entry in bytes.
@@ -50,61 +48,15 @@ type Book struct {
 // directory, a FIFO or a device could block or never end), files over
 // MaxSize, and files that are not Polyglot books.
 func Open(path string) (*Book, error) {
-	// Stat before opening: opening a FIFO for reading blocks until a
-	// writer comes, so it must be refused without being opened.
-	fi, err := os.Stat(path)
+	data, err := regularfile.Read(path, MaxSize, "a book")
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFile(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil { // the file opened, if the path changed since
-		return nil, err
-	}
-	if err := checkFile(path, fi); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	buf.Grow(int(fi.Size()) + 1) // one read into the right size, not doubling copies
-	// The limit holds even if the file grows while it is read.
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxSize+1)); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if buf.Len() > MaxSize {
-		return nil, fmt.Errorf("%s: larger than %d MiB, the most a book may be", path, MaxSize>>20)
-	}
-	b, err := Parse(buf.Bytes())
+	b, err := Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
-}
-
-func checkFile(path string, fi os.FileInfo) error {
-	if m := fi.Mode(); !m.IsRegular() {
-		what := "something else"
-		switch {
-		case m.IsDir():
-			what = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			what = "a named pipe"
-		case m&os.ModeSocket != 0:
-			what = "a socket"
-		case m&os.ModeDevice != 0:
-			what = "a device"
-		}
-		return fmt.Errorf("%s is not a regular file but %s", path, what)
-	}
-	if fi.Size() > MaxSize {
-		return fmt.Errorf("%s: %d bytes, larger than %d MiB, the most a book may be", path, fi.Size(), MaxSize>>20)
-	}
-	return nil
 }
 
 // Parse checks data as a Polyglot book and returns the book, which keeps
