@@ -281,6 +281,7 @@ type rootMove struct {
 	score     int // this iteration's score; -Infinity if not (fully) searched
 	prevScore int
 	selDepth  int
+	nodes     uint64 // nodes spent under this move in this search (main thread), for time management
 	pv        [MaxPly]board.Move
 	pvLen     int
 }
@@ -437,7 +438,11 @@ func (t *thread) iterate() {
 			stableIterations = 0
 		}
 		lastBest = best.move
-		if !s.pondering.Load() && s.clock.SoftStop(stableIterations, lastScore-best.score) {
+		progress := timeman.Progress{
+			Iterations: depth, StableIterations: stableIterations, ScoreDrop: lastScore - best.score,
+			BestMoveShare: float64(best.nodes) / float64(max(t.nodes, 1)),
+		}
+		if !s.pondering.Load() && s.clock.SoftStop(progress) {
 			break
 		}
 		if t.nearHorizon {
@@ -547,6 +552,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		quiet := p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
 		t.stack[0].move, t.stack[0].piece = m, p.PieceAt(m.From())
 		p.Make(m)
+		nodesBefore := t.nodes
 		t.nodes++
 		newDepth := depth - 1
 		if movegen.InCheck(p) {
@@ -569,6 +575,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 			}
 		}
 		p.Unmake()
+		rm.nodes += t.nodes - nodesBefore
 		if s.stop.Load() { // an interrupted move's score means nothing
 			return best
 		}

@@ -37,33 +37,48 @@ type Clock struct {
 }
 
 // Guards against losing on time: the hard limit never exceeds this share of
-// the remaining clock, and a small reserve is never touched.
+// the remaining clock (most of it with one move to go), and a small reserve
+// is never touched.
 const (
-	maxShareOfClock = 0.4
-	clockReserve    = 5 * time.Millisecond
+	maxShareOfClock   = 0.4
+	maxShareLastMove  = 0.8
+	clockReserve      = 5 * time.Millisecond
+	suddenDeathMoves  = 20 // sudden death: aim at this share of the clock, plus the increment
+	maxPlannedMoves   = 50 // movestogo beyond this is planned as this
+	hardOverAim       = 5  // the hard limit is at most this many times the aim
+	minItersForBudget = 4  // SoftStop lets shallower searches run on
 )
 
 // Start starts the clock at now for side to move, with overhead reserved per
 // move (the GUI's and the pipe's latency).
+//
+// The aim (soft limit) is what a move of average difficulty gets: a
+// twentieth of the clock plus the increment in sudden death, or
+// 1.8·clock/(movestogo+5) plus the increment with moves to go, the split the
+// strong engines use; SoftStop then scales it by how settled the search is.
+// The hard limit allows five times the aim, never more than 40% of the
+// clock (80% with one move to go).
 func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
 	c.startNs.Store(now.UnixNano())
 	var soft, hard time.Duration
 	if left, inc := lim.Time[side], lim.Inc[side]; left > 0 {
-		mtg := lim.MovesToGo
-		if mtg <= 0 || mtg > 35 {
-			mtg = 35 // sudden death: plan for about 35 more moves
-		}
 		// In float64, so absurd clocks and increments (up to 2^63 ns)
 		// saturate instead of wrapping negative ("no limit").
 		usable := float64(max(left-overhead-clockReserve, time.Millisecond))
-		base := usable/float64(mtg) + float64(inc)*3/4
-		softF := base * 6 / 10
-		hardF := min(base*4, usable*maxShareOfClock)
-		if mtg == 1 {
-			hardF = min(usable*8/10, hardF*2)
+		share := maxShareOfClock
+		var aim float64
+		if mtg := lim.MovesToGo; mtg > 0 {
+			mtg = min(mtg, maxPlannedMoves)
+			aim = 1.8*usable/float64(mtg+5) + float64(inc)
+			if mtg == 1 {
+				share = maxShareLastMove
+			}
+		} else {
+			aim = usable/suddenDeathMoves + float64(inc)
 		}
+		hardF := min(aim*hardOverAim, usable*share)
 		hard = max(duration(hardF), time.Millisecond)
-		soft = max(min(duration(softF), hard), time.Millisecond)
+		soft = max(min(duration(aim), hard), time.Millisecond)
 	}
 	// A movetime is used in full, unless the clock allows less: with both
 	// given, the tighter one rules, so "movetime 99999999 wtime 0" still
@@ -103,22 +118,34 @@ func (c *Clock) HardStop() bool {
 	return h > 0 && int64(c.Elapsed()) >= h
 }
 
-// SoftStop reports whether to start no new iteration: sooner when the best
-// move has held for several iterations, later when it just changed or the
-// score dropped. About half the soft limit is left for the next iteration,
-// which usually costs more than all before it.
-func (c *Clock) SoftStop(stableIterations, scoreDrop int) bool {
+// Progress is what iterative deepening knows between iterations that bears
+// on how long to think.
+type Progress struct {
+	Iterations       int     // iterations completed
+	StableIterations int     // how many of them in a row kept the best move
+	ScoreDrop        int     // centipawns the best score fell since the last iteration (negative: rose)
+	BestMoveShare    float64 // share of the root's nodes spent on the best move, 0..1 (0: unknown)
+}
+
+// SoftStop reports whether to start no new iteration. The aim is scaled by
+// three signals, as in the strong engines: a best move that has held for
+// many iterations (down to 0.8), a falling score (up to 1.5 when it fell by
+// half a pawn, down to 0.8 when it rose) and, most telling, the share of the
+// nodes the best move took (node-fraction time management): a move that
+// took nearly all of them is clear (0.5), one that took few is contested
+// (up to 2.4).
+func (c *Clock) SoftStop(p Progress) bool {
 	s := c.soft.Load()
-	if s == 0 {
+	if s == 0 || p.Iterations < minItersForBudget {
 		return false
 	}
-	factor := 1.3 - 0.1*float64(min(stableIterations, 6))
-	if scoreDrop > 50 {
-		factor *= 1.5
-	} else if scoreDrop > 20 {
-		factor *= 1.2
+	stability := 1.2 - 0.04*float64(min(p.StableIterations, 10))
+	trend := min(max(1+0.01*float64(p.ScoreDrop), 0.8), 1.5)
+	fraction := 1.0
+	if p.BestMoveShare > 0 {
+		fraction = max(0.5, 2*(1-p.BestMoveShare)+0.4)
 	}
-	return float64(c.Elapsed()) > float64(s)*factor*0.6
+	return float64(c.Elapsed()) > float64(s)*stability*trend*fraction
 }
 
 // Soft is the soft limit (0 = none): the time a search aims to use.

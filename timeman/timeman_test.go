@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
 )
@@ -22,7 +23,7 @@ func TestClockAllocation(t *testing.T) {
 	assert.Zero(t, c.hard.Load(), "no time limit")
 	assert.Zero(t, c.soft.Load())
 	assert.False(t, c.HardStop())
-	assert.False(t, c.SoftStop(0, 0))
+	assert.False(t, c.SoftStop(Progress{Iterations: 20}))
 
 	for _, left := range []time.Duration{50 * time.Millisecond, time.Second, time.Minute, time.Hour} {
 		for _, mtg := range []int{0, 1, 10, 40} {
@@ -83,4 +84,66 @@ func TestNPS(t *testing.T) {
 	assert.Equal(t, uint64(0), NPS(100, 0), "no time yet")
 	assert.Equal(t, uint64(0), NPS(100, -time.Second))
 	assert.Equal(t, uint64(2000), NPS(1000, 500*time.Millisecond))
+}
+
+// The aim follows the usual split: a twentieth of the clock plus the
+// increment in sudden death, 1.8·clock/(movestogo+5) plus the increment
+// with moves to go; the hard limit is five aims, capped by the clock share.
+func TestClockAim(t *testing.T) {
+	const overhead = 10 * time.Millisecond
+	usable := func(left time.Duration) float64 { return float64(left - overhead - clockReserve) }
+	for _, c := range []struct {
+		name       string
+		left, inc  time.Duration
+		mtg        int
+		soft, hard float64
+	}{
+		{"sudden death", 20 * time.Second, 200 * time.Millisecond, 0,
+			usable(20*time.Second)/20 + float64(200*time.Millisecond), 5 * (usable(20*time.Second)/20 + float64(200*time.Millisecond))},
+		{"40 moves to go", 60 * time.Second, 0, 40,
+			1.8 * usable(60*time.Second) / 45, 5 * 1.8 * usable(60*time.Second) / 45},
+		{"last move before the control", 10 * time.Second, 0, 1,
+			1.8 * usable(10*time.Second) / 6, 0.8 * usable(10*time.Second)},
+		{"short clock, big increment: the clock share caps", 100 * time.Millisecond, time.Second, 0,
+			0.4 * usable(100*time.Millisecond), 0.4 * usable(100*time.Millisecond)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var clk Clock
+			var lim Limits
+			lim.Time[board.White], lim.Inc[board.White], lim.MovesToGo = c.left, c.inc, c.mtg
+			clk.Start(lim, overhead, board.White, time.Now())
+			assert.InDelta(t, c.soft, float64(clk.Soft()), 2)
+			assert.InDelta(t, c.hard, float64(clk.Hard()), 2)
+		})
+	}
+}
+
+// SoftStop scales the aim by stability, score trend and the best move's
+// share of the nodes; it never stops before the fourth iteration.
+func TestSoftStopScaling(t *testing.T) {
+	var lim Limits
+	lim.Time[board.White] = 20*time.Second + 5*time.Millisecond // aim 1 s
+	start := func(elapsed time.Duration) *Clock {
+		var c Clock
+		c.Start(lim, 0, board.White, time.Now().Add(-elapsed))
+		require.InDelta(t, float64(time.Second), float64(c.Soft()), 1)
+		return &c
+	}
+	for _, c := range []struct {
+		name    string
+		elapsed time.Duration
+		p       Progress
+		stop    bool
+	}{
+		{"clear best move: half the aim", 600 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10, BestMoveShare: 0.95}, true},
+		{"contested, new best move: more than twice the aim", 2 * time.Second, Progress{Iterations: 12, BestMoveShare: 0.1}, false},
+		{"too few iterations", 3 * time.Second, Progress{Iterations: 3, StableIterations: 3, BestMoveShare: 0.95}, false},
+		{"score fell", 1300 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: 50, BestMoveShare: 0.6}, false},
+		{"score rose", 1300 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: -50, BestMoveShare: 0.6}, true},
+		{"share unknown: stability and trend only", 1100 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.stop, start(c.elapsed).SoftStop(c.p))
+		})
+	}
 }
