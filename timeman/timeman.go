@@ -43,19 +43,23 @@ const (
 	maxShareOfClock   = 0.4
 	maxShareLastMove  = 0.8
 	clockReserve      = 5 * time.Millisecond
-	suddenDeathMoves  = 20 // sudden death: aim at this share of the clock, plus the increment
-	maxPlannedMoves   = 50 // movestogo beyond this is planned as this
-	hardOverAim       = 5  // the hard limit is at most this many times the aim
-	minItersForBudget = 4  // SoftStop lets shallower searches run on
+	suddenDeathMoves  = 25   // sudden death: aim at this share of the clock, plus incShare of the increment
+	incShare          = 0.75 // the rest of the increment keeps the clock from draining to nothing
+	maxPlannedMoves   = 50   // movestogo beyond this is planned as this
+	hardOverAim       = 5    // the hard limit is at most this many times the aim
+	minItersForBudget = 4    // SoftStop lets shallower searches run on
 )
 
 // Start starts the clock at now for side to move, with overhead reserved per
 // move (the GUI's and the pipe's latency).
 //
 // The aim (soft limit) is what a move of average difficulty gets: a
-// twentieth of the clock plus the increment in sudden death, or
-// 1.8·clock/(movestogo+5) plus the increment with moves to go, the split the
-// strong engines use; SoftStop then scales it by how settled the search is.
+// 25th of the clock plus three quarters of the increment in sudden death,
+// or 1.8·clock/(movestogo+5) plus that share of the increment with moves to
+// go; SoftStop then scales it by how settled the search is. Since the
+// iteration that crosses the scaled aim still finishes, a move takes about
+// the aim on average, so the clock settles near six increments rather than
+// draining to nothing (where a stalled machine would flag).
 // The hard limit allows five times the aim, never more than 40% of the
 // clock (80% with one move to go).
 func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {
@@ -69,12 +73,12 @@ func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now 
 		var aim float64
 		if mtg := lim.MovesToGo; mtg > 0 {
 			mtg = min(mtg, maxPlannedMoves)
-			aim = 1.8*usable/float64(mtg+5) + float64(inc)
+			aim = 1.8*usable/float64(mtg+5) + incShare*float64(inc)
 			if mtg == 1 {
 				share = maxShareLastMove
 			}
 		} else {
-			aim = usable/suddenDeathMoves + float64(inc)
+			aim = usable/suddenDeathMoves + incShare*float64(inc)
 		}
 		hardF := min(aim*hardOverAim, usable*share)
 		hard = max(duration(hardF), time.Millisecond)

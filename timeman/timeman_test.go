@@ -86,8 +86,8 @@ func TestNPS(t *testing.T) {
 	assert.Equal(t, uint64(2000), NPS(1000, 500*time.Millisecond))
 }
 
-// The aim follows the usual split: a twentieth of the clock plus the
-// increment in sudden death, 1.8·clock/(movestogo+5) plus the increment
+// The aim follows the usual split: a 25th of the clock plus 3/4 of the
+// increment in sudden death, 1.8·clock/(movestogo+5) plus 3/4 of the increment
 // with moves to go; the hard limit is five aims, capped by the clock share.
 func TestClockAim(t *testing.T) {
 	const overhead = 10 * time.Millisecond
@@ -99,7 +99,7 @@ func TestClockAim(t *testing.T) {
 		soft, hard float64
 	}{
 		{"sudden death", 20 * time.Second, 200 * time.Millisecond, 0,
-			usable(20*time.Second)/20 + float64(200*time.Millisecond), 5 * (usable(20*time.Second)/20 + float64(200*time.Millisecond))},
+			usable(20*time.Second)/25 + 0.75*float64(200*time.Millisecond), 5 * (usable(20*time.Second)/25 + 0.75*float64(200*time.Millisecond))},
 		{"40 moves to go", 60 * time.Second, 0, 40,
 			1.8 * usable(60*time.Second) / 45, 5 * 1.8 * usable(60*time.Second) / 45},
 		{"last move before the control", 10 * time.Second, 0, 1,
@@ -122,7 +122,7 @@ func TestClockAim(t *testing.T) {
 // share of the nodes; it never stops before the fourth iteration.
 func TestSoftStopScaling(t *testing.T) {
 	var lim Limits
-	lim.Time[board.White] = 20*time.Second + 5*time.Millisecond // aim 1 s
+	lim.Time[board.White] = 25*time.Second + 5*time.Millisecond // aim 1 s
 	start := func(elapsed time.Duration) *Clock {
 		var c Clock
 		c.Start(lim, 0, board.White, time.Now().Add(-elapsed))
