@@ -72,7 +72,7 @@ test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-sh
 # tests that say MCTS is not in it, and a build for every release platform.
 nocgo-test:
 	CGO_ENABLED=0 $(GO) vet ./...
-	CGO_ENABLED=0 $(GO) test -short ./uci ./azero ./cmd/engine
+	CGO_ENABLED=0 $(GO) test -short ./uci ./azero/... ./cmd/engine
 	@for p in $(PLATFORMS); do \
 	  echo "CGO_ENABLED=0 GOOS=$${p%-*} GOARCH=$${p#*-} go build ./cmd/engine"; \
 	  CGO_ENABLED=0 GOOS=$${p%-*} GOARCH=$${p#*-} $(GO) build -o /dev/null ./cmd/engine || exit 1; done

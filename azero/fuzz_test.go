@@ -61,35 +61,3 @@ func FuzzReadChunk(f *testing.F) {
 		}
 	})
 }
-
-// FuzzLoadNetwork: any file content is a network or an error, never a
-// panic (nor a crash inside ONNX Runtime).
-func FuzzLoadNetwork(f *testing.F) {
-	runtimeOrSkip(f)
-	ok := testNetwork(filled(PolicySize, 0.001), 0.01)
-	f.Add(ok)
-	f.Add(ok[:len(ok)/2])
-	f.Add(ok[:len(ok)-7])
-	f.Add(testNetwork(filled(PolicySize, float32(math.NaN())), 0.01))
-	f.Add(testNetwork(filled(PolicySize, 0.001), float32(math.Inf(-1))))
-	f.Add([]byte{})
-	f.Add([]byte("garbage"))
-	f.Add([]byte{0x08, 0x07, 0x3a, 0x00}) // ir_version 7, an empty graph
-	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "net.onnx")
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		net, err := LoadNetwork(path)
-		if err != nil {
-			return
-		}
-		// What loads must run: the search's evaluator opens on it.
-		ev, err := NewEvaluator(net, 2, 1)
-		if err != nil {
-			t.Fatalf("loaded but cannot open an evaluator: %v", err)
-		}
-		ev.Close()
-	})
-}

@@ -1,102 +1,14 @@
 package azero
 
 import (
-	"errors"
 	"fmt"
-
-	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/regularfile"
+	"sync/atomic"
+	"time"
 )
 
-// DefaultNetworkName names the embedded network in messages.
-const DefaultNetworkName = "<default>"
-
-// Network is a policy-value network's ONNX model, checked against the
-// contract in the package doc.
-type Network struct {
-	Name  string // the file it came from, or DefaultNetworkName
-	model []byte
-}
-
-// MaxNetworkBytes is the largest network file LoadNetwork reads. The
-// networks this engine trains are a few MB and Lc0's largest are some
-// hundreds, so a bigger file is a mistake (a wrong path, a device such as
-// /dev/zero) that would otherwise be read until memory runs out.
-const MaxNetworkBytes = 512 << 20
-
-// LoadNetwork reads and checks a network file; "" or DefaultNetworkName is
-// the embedded default. The runtime must be loaded (LoadRuntime). Besides
-// the tensor names and shapes it runs the network once on a few positions
-// and refuses it if any output is NaN or infinite (a training run that
-// diverged), so that a broken network is reported here, by name, and not
-// met in the middle of a search; such an error wraps ErrNonFiniteNetwork.
-// The training loop can use it as is to vet a candidate network.
-func LoadNetwork(path string) (*Network, error) {
-	n := &Network{Name: DefaultNetworkName, model: defaultNetwork}
-	if path != "" && path != DefaultNetworkName {
-		data, err := regularfile.Read(path, MaxNetworkBytes, "a network")
-		if err != nil {
-			return nil, fmt.Errorf("cannot read network file: %w", err)
-		}
-		n = &Network{Name: path, model: data}
-	}
-	if err := n.check(); err != nil {
-		return nil, fmt.Errorf("network %s: %w", n.Name, err)
-	}
-	if err := n.checkFinite(); err != nil {
-		return nil, fmt.Errorf("network %s: %w", n.Name, err)
-	}
-	return n, nil
-}
-
-// finiteFixtures are the positions checkFinite runs: the start, a
-// middlegame with Black to move, and a bare endgame, so that both colours'
-// frames and nearly empty inputs are tried.
-var finiteFixtures = []string{
-	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-	"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b KQ - 3 8",
-	"8/5k2/8/3K4/8/8/6P1/8 w - - 12 60",
-}
-
-// ErrNonFiniteNetwork is wrapped by LoadNetwork's error for a network that
-// outputs NaN or infinity (errors.Is tells it from an unreadable file), as
-// a training run that diverged produces.
-var ErrNonFiniteNetwork = errors.New("network outputs NaN or infinity")
-
-// checkFinite runs the network on finiteFixtures and reports the first NaN
-// or infinite logit or value.
-func (n *Network) checkFinite() error {
-	ev, err := NewEvaluator(n, len(finiteFixtures), 1)
-	if err != nil {
-		return err
-	}
-	defer ev.Close()
-	in := make([]float32, len(finiteFixtures)*InputSize)
-	for i, fen := range finiteFixtures {
-		p, err := board.ParseFEN(fen)
-		if err != nil {
-			panic(err) // a constant above
-		}
-		Encode(p, in[i*InputSize:(i+1)*InputSize])
-	}
-	policy, value := make([]float32, len(finiteFixtures)*PolicySize), make([]float32, len(finiteFixtures))
-	if err := ev.Evaluate(in, len(finiteFixtures), policy, value); err != nil {
-		return fmt.Errorf("cannot run: %v", err)
-	}
-	for i, fen := range finiteFixtures {
-		if v := value[i]; !isFinite(float64(v)) {
-			return fmt.Errorf("%w: value %v for %s", ErrNonFiniteNetwork, v, fen)
-		}
-		for j, l := range policy[i*PolicySize : (i+1)*PolicySize] {
-			if !isFinite(float64(l)) {
-				return fmt.Errorf("%w: policy logit %d is %v for %s", ErrNonFiniteNetwork, j, l, fen)
-			}
-		}
-	}
-	return nil
-}
-
-// Evaluator runs the network on batches of encoded positions.
+// Evaluator runs the network on batches of encoded positions (the contract
+// in the package doc). One evaluator serves one search thread or self-play
+// worker at a time.
 type Evaluator interface {
 	// Evaluate runs n positions: input holds n*InputSize floats; it writes
 	// n*PolicySize logits to policy and n values to value.
@@ -106,3 +18,58 @@ type Evaluator interface {
 	// Close frees the evaluator's resources.
 	Close() error
 }
+
+// Backend makes evaluators of one network: the searcher asks for one per
+// thread, self-play for one per worker, a ladder player for one. It is the
+// single way the MCTS side gets a network: ONNX Runtime's sessions (package
+// azero/onnx) are one backend, Uniform another; a second real backend (a
+// GPU execution provider, or one session batching for several workers)
+// plugs in here without the searcher, self-play, ladder or bench knowing.
+type Backend interface {
+	// NewEvaluator returns an evaluator for batches of up to maxBatch.
+	NewEvaluator(maxBatch int) (Evaluator, error)
+}
+
+// BackendFunc adapts a function to Backend.
+type BackendFunc func(maxBatch int) (Evaluator, error)
+
+// NewEvaluator implements Backend.
+func (f BackendFunc) NewEvaluator(maxBatch int) (Evaluator, error) { return f(maxBatch) }
+
+// Uniform is a network that knows nothing: equal logits for every move and
+// value 0 for every position. With it the search is driven by the tree
+// alone (terminal positions, proven mates, visit counts), which is what
+// tests of the search logic and of self-play want, with no ONNX Runtime;
+// bench uses it to measure the tree's own cost. Safe for concurrent use.
+type Uniform struct {
+	// Delay is slept per batch, to stand in for a real network's time.
+	Delay time.Duration
+	// Batches counts the batches evaluated.
+	Batches atomic.Int64
+}
+
+// NewEvaluator implements Backend.
+func (u *Uniform) NewEvaluator(maxBatch int) (Evaluator, error) {
+	return &uniformEvaluator{u: u, max: max(maxBatch, 1)}, nil
+}
+
+type uniformEvaluator struct {
+	u   *Uniform
+	max int
+}
+
+func (e *uniformEvaluator) Evaluate(input []float32, n int, policy, value []float32) error {
+	if n < 1 || n > e.max {
+		return fmt.Errorf("batch of %d outside 1..%d", n, e.max)
+	}
+	e.u.Batches.Add(1)
+	clear(policy[:n*PolicySize])
+	clear(value[:n])
+	if e.u.Delay > 0 {
+		time.Sleep(e.u.Delay)
+	}
+	return nil
+}
+
+func (e *uniformEvaluator) MaxBatch() int { return e.max }
+func (e *uniformEvaluator) Close() error  { return nil }

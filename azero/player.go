@@ -21,11 +21,11 @@ type Player struct {
 	visits      []MoveVisits
 }
 
-// NewPlayer returns an MCTS player of net: one thread, no noise.
-func NewPlayer(net *Network, name string, playouts int) (*Player, error) {
+// NewPlayer returns an MCTS player evaluating with b: one thread, no noise.
+func NewPlayer(b Backend, name string, playouts int) (*Player, error) {
 	o := DefaultOptions
 	o.Threads = 1
-	s, err := NewONNX(net, o)
+	s, err := Open(b, o)
 	if err != nil {
 		return nil, err
 	}

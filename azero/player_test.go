@@ -36,9 +36,7 @@ func TestRootVisits(t *testing.T) {
 
 // A sampling player varies its opening moves but never gambles away a mate.
 func TestPlayerSampleMoves(t *testing.T) {
-	runtimeOrSkip(t)
-	net, err := LoadNetwork("")
-	require.NoError(t, err)
+	net := &Uniform{}
 	first := func(sample int) map[string]bool {
 		pl, err := NewPlayer(net, "p", 16)
 		require.NoError(t, err)

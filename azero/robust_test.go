@@ -165,9 +165,9 @@ func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, threads := range []int{1, 2} {
-				s := New(func(b int) (Evaluator, error) {
+				s := New(BackendFunc(func(b int) (Evaluator, error) {
 					return &broken{max: b, after: c.after, logit: c.logit, value: c.value}, nil
-				}, opts(threads, 8))
+				}), opts(threads, 8))
 				pos := board.StartPosition()
 				var last Info
 				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i Info) { last = i })

@@ -101,7 +101,7 @@ func QToCentipawns(q float64) int {
 // mutex, each gathering a batch of leaves (kept apart by virtual loss),
 // running the network on the batch outside the lock, and backing up.
 type Searcher struct {
-	newEval func(maxBatch int) (Evaluator, error)
+	backend Backend
 	opts    Options
 	evals   []Evaluator
 	evalB   int
@@ -128,19 +128,20 @@ type Searcher struct {
 	priorsBuf     []float32
 }
 
-// New returns a searcher whose workers get evaluators from newEval (called
-// once per worker, again when Threads or BatchSize change).
-func New(newEval func(maxBatch int) (Evaluator, error), opts Options) *Searcher {
-	s := &Searcher{newEval: newEval}
+// New returns a searcher whose workers get evaluators from b (one per
+// worker, made at the first search and again when Threads or BatchSize
+// change).
+func New(b Backend, opts Options) *Searcher {
+	s := &Searcher{backend: b}
 	s.SetOptions(opts)
 	return s
 }
 
-// NewONNX returns a searcher evaluating net with ONNX Runtime (one session
-// per worker, one intra-op thread each). It opens the first session at once
-// so a broken network is reported here rather than at the first "go".
-func NewONNX(net *Network, opts Options) (*Searcher, error) {
-	s := New(func(b int) (Evaluator, error) { return NewEvaluator(net, b, 1) }, opts)
+// Open is New, but makes the evaluators at once, so that a backend that
+// cannot run (a network ONNX Runtime refuses) is reported here rather than
+// at the first "go".
+func Open(b Backend, opts Options) (*Searcher, error) {
+	s := New(b, opts)
 	if err := s.ensureEvaluators(); err != nil {
 		return nil, err
 	}
@@ -189,7 +190,7 @@ func (s *Searcher) ensureEvaluators() error {
 	}
 	s.closeEvaluators()
 	for range s.opts.Threads {
-		ev, err := s.newEval(s.opts.BatchSize)
+		ev, err := s.backend.NewEvaluator(s.opts.BatchSize)
 		if err != nil {
 			s.closeEvaluators()
 			return err

@@ -1,7 +1,6 @@
 package azero
 
 import (
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,28 +12,7 @@ import (
 	"github.com/twofold-chess/twofold/timeman"
 )
 
-// uniform is a stand-in network knowing nothing: equal logits, value 0.
-type uniform struct {
-	max   int
-	calls atomic.Int64
-	delay time.Duration
-}
-
-func (u *uniform) Evaluate(input []float32, n int, policy, value []float32) error {
-	u.calls.Add(1)
-	clear(policy[:n*PolicySize])
-	clear(value[:n])
-	if u.delay > 0 {
-		time.Sleep(u.delay)
-	}
-	return nil
-}
-func (u *uniform) MaxBatch() int { return u.max }
-func (u *uniform) Close() error  { return nil }
-
-func newUniform(opts Options) *Searcher {
-	return New(func(b int) (Evaluator, error) { return &uniform{max: b}, nil }, opts)
-}
+func newUniform(opts Options) *Searcher { return New(&Uniform{}, opts) }
 
 func opts(threads, batch int) Options {
 	o := DefaultOptions
@@ -154,7 +132,7 @@ func TestTerminalDraws(t *testing.T) {
 }
 
 func TestStopAndTimeLimits(t *testing.T) {
-	s := New(func(b int) (Evaluator, error) { return &uniform{max: b, delay: time.Millisecond}, nil }, opts(2, 4))
+	s := New(&Uniform{Delay: time.Millisecond}, opts(2, 4))
 	p := board.StartPosition()
 	done := make(chan Result, 1)
 	s.Go(p, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })

@@ -77,8 +77,8 @@ func (s SelfPlayStats) String() string {
 }
 
 // SelfPlay plays cfg.Games games of the network against itself and writes
-// their samples and PGN.
-func SelfPlay(net *Network, cfg SelfPlayConfig) (SelfPlayStats, error) {
+// their samples and PGN; each worker evaluates with its own evaluator from b.
+func SelfPlay(b Backend, cfg SelfPlayConfig) (SelfPlayStats, error) {
 	cfg.Workers = max(cfg.Workers, 1)
 	cfg.Parallel = max(cfg.Parallel, 1)
 	cfg.LeavesPerGame = max(cfg.LeavesPerGame, 1)
@@ -87,7 +87,7 @@ func SelfPlay(net *Network, cfg SelfPlayConfig) (SelfPlayStats, error) {
 	if cfg.Params == (Params{}) {
 		cfg.Params = DefaultParams
 	}
-	run := &selfPlayRun{cfg: cfg, net: net, start: time.Now(), remaining: cfg.Games}
+	run := &selfPlayRun{cfg: cfg, backend: b, start: time.Now(), remaining: cfg.Games}
 	var wg sync.WaitGroup
 	errs := make([]error, cfg.Workers)
 	for i := range cfg.Workers {
@@ -108,7 +108,7 @@ func SelfPlay(net *Network, cfg SelfPlayConfig) (SelfPlayStats, error) {
 
 type selfPlayRun struct {
 	cfg       SelfPlayConfig
-	net       *Network
+	backend   Backend
 	start     time.Time
 	mu        sync.Mutex
 	remaining int // games not yet started
@@ -228,7 +228,7 @@ type pendingLeaf struct {
 func (r *selfPlayRun) worker(id int) error {
 	cfg := r.cfg
 	batch := cfg.Parallel * cfg.LeavesPerGame
-	ev, err := NewEvaluator(r.net, batch, 1)
+	ev, err := r.backend.NewEvaluator(batch)
 	if err != nil {
 		return err
 	}

@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -106,4 +108,22 @@ func TestRunIsDeterministic(t *testing.T) {
 func TestReportNPS(t *testing.T) {
 	assert.Equal(t, uint64(0), bench.Report{Nodes: 5}.NPS())
 	assert.Equal(t, uint64(1000), bench.Report{Nodes: 500, Elapsed: 500_000_000}.NPS())
+}
+
+// The MCTS bench runs on any backend; with the uniform evaluator it needs
+// no ONNX Runtime and measures the tree's own cost.
+func TestRunMCTSReports(t *testing.T) {
+	var out bytes.Buffer
+	rep, err := bench.RunMCTS(&out, bench.MCTSConfig{
+		Backend: &azero.Uniform{}, Name: "uniform", MoveTime: 50 * time.Millisecond, Positions: 2,
+		Threads: 1, BatchSize: 8, Batches: []int{1, 8}, EvalTime: 10 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	assert.Len(t, rep.RawRate, 2)
+	assert.Positive(t, rep.Playouts)
+	assert.LessOrEqual(t, rep.Evals, rep.Playouts)
+	text := out.String()
+	assert.Contains(t, text, "network uniform\n")
+	assert.Contains(t, text, "evaluator batch   8:")
+	assert.Regexp(t, `\n\d+ nodes \d+ nps\n$`, text)
 }

@@ -11,7 +11,8 @@ import (
 
 // MCTSConfig says how to benchmark the MCTS searcher.
 type MCTSConfig struct {
-	Network   *azero.Network
+	Backend   azero.Backend // the network's evaluators
+	Name      string        // the network's name, for the report
 	MoveTime  time.Duration // per position searched
 	Positions int           // how many bench positions to search (from the first)
 	Threads   int
@@ -34,17 +35,17 @@ func (r MCTSReport) PlayoutRate() float64 { return float64(r.Playouts) / r.Elaps
 // EvalRate is the network evaluations per second inside the search.
 func (r MCTSReport) EvalRate() float64 { return float64(r.Evals) / r.Elapsed.Seconds() }
 
-// RunMCTS measures the raw ONNX Runtime evaluation rate of the network at
-// each batch size (one session, one intra-op thread, bench positions as
-// input), then MCTS playouts per second under a movetime, and prints both
+// RunMCTS measures the raw evaluation rate of the backend at each batch
+// size (one evaluator, which for ONNX Runtime is one session with one
+// intra-op thread; bench positions as input), then MCTS playouts per second under a movetime, and prints both
 // with their ratio: the share of the raw rate the search keeps is what the
 // tree costs. The last line reads "N nodes M nps" with playouts as nodes.
 func RunMCTS(w io.Writer, cfg MCTSConfig) (MCTSReport, error) {
 	rep := MCTSReport{RawRate: map[int]float64{}}
 	positions := Positions()
-	fmt.Fprintf(w, "network %s\n", cfg.Network.Name)
+	fmt.Fprintf(w, "network %s\n", cfg.Name)
 	for _, b := range cfg.Batches {
-		ev, err := azero.NewEvaluator(cfg.Network, b, 1)
+		ev, err := cfg.Backend.NewEvaluator(b)
 		if err != nil {
 			return rep, err
 		}
@@ -75,7 +76,7 @@ func RunMCTS(w io.Writer, cfg MCTSConfig) (MCTSReport, error) {
 
 	opts := azero.DefaultOptions
 	opts.Threads, opts.BatchSize = cfg.Threads, cfg.BatchSize
-	s, err := azero.NewONNX(cfg.Network, opts)
+	s, err := azero.Open(cfg.Backend, opts)
 	if err != nil {
 		return rep, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -187,13 +188,13 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 // MCTS is greyed out. Levels do not apply (as in UCI, where Skill and Elo
 // weaken AlphaBeta only).
 type MCTS struct {
-	// RuntimeLib and Network are passed to azero.LoadRuntime and
-	// azero.LoadNetwork ("" = their defaults).
+	// RuntimeLib and Network are passed to onnx.LoadRuntime and
+	// onnx.LoadNetwork ("" = their defaults).
 	RuntimeLib, Network string
 	RamLimitMB          int
 
 	once sync.Once
-	net  *azero.Network
+	net  *onnx.Network
 	err  error
 	mu   sync.Mutex
 	free []*azero.Searcher
@@ -203,19 +204,19 @@ type MCTS struct {
 // cannot play, or nil.
 func (m *MCTS) Available() error {
 	m.once.Do(func() {
-		if !azero.RuntimeSupported {
-			m.err = azero.ErrNotInBuild
+		if !onnx.Supported {
+			m.err = onnx.ErrNotInBuild
 			return
 		}
-		if _, err := azero.LoadRuntime(m.RuntimeLib); err != nil {
+		if _, err := onnx.LoadRuntime(m.RuntimeLib); err != nil {
 			m.err = err
 			return
 		}
 		name := m.Network
 		if name == "" {
-			name = azero.DefaultNetworkName
+			name = onnx.DefaultNetworkName
 		}
-		m.net, m.err = azero.LoadNetwork(name)
+		m.net, m.err = onnx.LoadNetwork(name)
 	})
 	return m.err
 }
@@ -236,7 +237,7 @@ func (m *MCTS) get() (*azero.Searcher, error) {
 	// A smaller tree and cache than the UCI defaults: a server runs several.
 	o.RamLimitMB = max(m.RamLimitMB, 1)
 	o.CacheSize = 50_000
-	return azero.NewONNX(m.net, o)
+	return azero.Open(m.net, o)
 }
 
 func (m *MCTS) put(s *azero.Searcher) {

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -715,8 +715,8 @@ func TestParseLevel(t *testing.T) {
 // TestMCTS plays one move with the network where ONNX Runtime is
 // installed (lib/ in the repository, see make ort).
 func TestMCTS(t *testing.T) {
-	if !azero.RuntimeSupported {
-		t.Skip(azero.ErrNotInBuild)
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild)
 	}
 	m := &MCTS{RamLimitMB: 64}
 	if err := m.Available(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/sysmem"
 	"github.com/twofold-chess/twofold/timeman"
@@ -30,15 +31,15 @@ type mctsState struct {
 
 // enableMCTS loads the runtime and network and builds the searcher.
 func (e *Engine) enableMCTS() error {
-	lib, err := azero.LoadRuntime(e.mcts.ortLib)
+	lib, err := onnx.LoadRuntime(e.mcts.ortLib)
 	if err != nil {
 		return err
 	}
-	net, err := azero.LoadNetwork(e.mcts.networkFile)
+	net, err := onnx.LoadNetwork(e.mcts.networkFile)
 	if err != nil {
 		return err
 	}
-	s, err := azero.NewONNX(net, e.mctsOptions())
+	s, err := azero.Open(net, e.mctsOptions())
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (e *Engine) enableMCTS() error {
 		e.mcts.searcher.Close()
 	}
 	e.mcts.searcher, e.mcts.on = s, true
-	e.send("info string MCTS with network %s (ONNX Runtime %s)", net.Name, lib)
+	e.send("info string MCTS with network %s (ONNX Runtime %s)", net.Name(), lib)
 	return nil
 }
 
@@ -89,7 +90,7 @@ func searchOption() *option {
 		}
 		return nil
 	}}
-	if !azero.RuntimeSupported {
+	if !onnx.Supported {
 		o.vars, o.unlisted = []string{"AlphaBeta"}, []string{"MCTS"}
 	}
 	return o
@@ -180,14 +181,14 @@ func floatOption(name, v string, lo, hi float64) (float64, error) {
 // mctsOptionList declares the MCTS options; a build without ONNX Runtime
 // has none, as they could change nothing there.
 func mctsOptionList() []*option {
-	if !azero.RuntimeSupported {
+	if !onnx.Supported {
 		return nil
 	}
 	d := azero.DefaultOptions
 	return []*option{
-		{name: "NetworkFile", kind: "string", def: azero.DefaultNetworkName, apply: func(e *Engine, v string) error {
+		{name: "NetworkFile", kind: "string", def: onnx.DefaultNetworkName, apply: func(e *Engine, v string) error {
 			if strings.TrimSpace(v) == "" {
-				v = azero.DefaultNetworkName
+				v = onnx.DefaultNetworkName
 			}
 			e.mcts.networkFile = v
 			return e.reloadMCTS()

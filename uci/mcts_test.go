@@ -12,15 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 func ortOrSkip(t *testing.T) {
 	t.Helper()
-	if !azero.RuntimeSupported {
-		t.Skip(azero.ErrNotInBuild)
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild)
 	}
-	if _, err := azero.LoadRuntime(""); err != nil {
+	if _, err := onnx.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
 		}
@@ -53,8 +53,8 @@ func TestMCTSFindsMateInOneAndSaysSo(t *testing.T) {
 }
 
 func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
-	if !azero.RuntimeSupported {
-		t.Skip(azero.ErrNotInBuild) // TestBuildWithoutMCTSSaysSo
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild) // TestBuildWithoutMCTSSaysSo
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.onnx")
@@ -62,7 +62,7 @@ func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
 	// A missing library only matters before the runtime is loaded once in
 	// this process; a bad network file is always caught.
 	cases := [][]string{{"setoption name NetworkFile value " + bad, "setoption name Search value MCTS"}}
-	if _, err := azero.LoadRuntime(""); err != nil {
+	if _, err := onnx.LoadRuntime(""); err != nil {
 		cases = append(cases, []string{"setoption name OnnxRuntimeLib value /nonexistent/libonnxruntime.so.1", "setoption name Search value MCTS"})
 	} else {
 		cases = append(cases, []string{"setoption name Search value MCTS", "setoption name NetworkFile value " + filepath.Join(dir, "absent.onnx")})
@@ -122,7 +122,7 @@ func TestMCTSFallbackNoteUntilFixed(t *testing.T) {
 // with AlphaBeta alone and no MCTS options, and answers Search MCTS with
 // the reason, at setoption and at each go.
 func TestBuildWithoutMCTSSaysSo(t *testing.T) {
-	if azero.RuntimeSupported {
+	if onnx.Supported {
 		t.Skip("this build has MCTS")
 	}
 	out := session(t, "uci", "setoption name Search value MCTS", "go depth 2")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
@@ -49,7 +49,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name OwnBook type check default false",
 		"option name BookFile type string default ",
 	}
-	if !azero.RuntimeSupported {
+	if !onnx.Supported {
 		// An AlphaBeta-only build (CGO_ENABLED=0): Search offers AlphaBeta
 		// alone and the MCTS options are left out.
 		mctsOnly := regexp.MustCompile(`^option name (NetworkFile|OnnxRuntimeLib|CPuct|CPuctBase|FPUReduction|MCTSBatchSize|NNCacheSize|RamLimitMb) `)

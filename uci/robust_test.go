@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/search"
 	"github.com/twofold-chess/twofold/sysmem"
 )
@@ -203,7 +203,7 @@ func TestMemoryOptionsRespectAddressSpaceLimit(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Regexp(t, `(?m)^info string setoption: Hash: 8192 MB do not fit`, string(out))
-	if azero.RuntimeSupported {
+	if onnx.Supported {
 		assert.Regexp(t, `(?m)^info string setoption: NNCacheSize: 50000000 entries need about \d+ MB`, string(out))
 	}
 	assert.Regexp(t, `(?m)^bestmove `, string(out))

@@ -1,7 +1,7 @@
 """Export a twofold network to ONNX, plus a golden-output file for the Go runtime test.
 
   python3 azero/train/export.py --blocks 6 --channels 64 \
-      --out azero/default.onnx --golden azero/testdata/golden.json
+      --out azero/onnx/default.onnx --golden azero/onnx/testdata/golden.json
   python3 azero/train/export.py --checkpoint run/checkpoint.pt --out net.onnx
 
 Without --checkpoint the weights are a fresh, seeded (--seed) random init: that is the

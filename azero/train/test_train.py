@@ -437,7 +437,7 @@ class TestExport(unittest.TestCase):
         self.check_golden(model, golden)
 
     def test_committed_golden_inputs(self):
-        path = os.path.join(REPO_AZERO, "testdata", "golden.json")
+        path = os.path.join(REPO_AZERO, "onnx", "testdata", "golden.json")
         if not os.path.exists(path):
             self.skipTest("no committed golden.json")
         golden = load_json(path)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/bench"
 )
 
@@ -38,7 +39,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	threads := fs.Int("threads", 1, "mcts: search threads")
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
 	network := fs.String("network", "", "mcts: network file (default: the embedded one)")
-	ortLib := fs.String("onnxruntime", "", "mcts: path of "+azero.LibraryName+" (default: $"+azero.LibraryEnv+", then lib/)")
+	ortLib := fs.String("onnxruntime", "", "mcts: path of "+onnx.LibraryName+" (default: $"+onnx.LibraryEnv+", then lib/)")
 	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
 		return code
 	}
@@ -69,17 +70,17 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine bench: --movetime, --positions, --threads and --batch must be positive")
 		return 2
 	}
-	if _, err := azero.LoadRuntime(*ortLib); err != nil {
+	if _, err := onnx.LoadRuntime(*ortLib); err != nil {
 		fmt.Fprintln(stderr, "engine bench:", err)
 		return 1
 	}
-	net, err := azero.LoadNetwork(*network)
+	net, err := onnx.LoadNetwork(*network)
 	if err != nil {
 		fmt.Fprintln(stderr, "engine bench:", err)
 		return 1
 	}
 	_, err = bench.RunMCTS(stdout, bench.MCTSConfig{
-		Network: net, MoveTime: time.Duration(*moveTime) * time.Millisecond, Positions: *positions,
+		Backend: net, Name: net.Name(), MoveTime: time.Duration(*moveTime) * time.Millisecond, Positions: *positions,
 		Threads: *threads, BatchSize: *batch, Batches: []int{1, 8, 16, 32}, EvalTime: 2 * time.Second,
 	})
 	if err != nil {

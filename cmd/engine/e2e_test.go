@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -175,10 +175,10 @@ func TestSelfPlayGame(t *testing.T) {
 // The same with the MCTS searcher and the embedded network: 32 playouts a
 // move, and now and then a clock.
 func TestMCTSSelfPlayGame(t *testing.T) {
-	if !azero.RuntimeSupported {
-		t.Skip(azero.ErrNotInBuild)
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild)
 	}
-	if _, err := azero.LoadRuntime(""); err != nil {
+	if _, err := onnx.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/ladder"
 )
 
@@ -44,7 +45,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	csv := fs.String("csv", "", "append a row to this learning-curve CSV")
 	pgnPath := fs.String("pgn", "", "append every game to this PGN file")
 	iteration := fs.Int("iteration", 0, "iteration number for the CSV row")
-	ortLib := fs.String("onnxruntime", "", "path of "+azero.LibraryName)
+	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
 		return code
 	}
@@ -67,7 +68,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine ladder:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nnetwork %s, %d playouts per move\n", net.Name, c.playouts)
+	fmt.Fprintf(stdout, "\nnetwork %s, %d playouts per move\n", net.Name(), c.playouts)
 	ladder.FormatTable(stdout, results)
 	if *csv != "" {
 		if err := appendCSV(*csv, *iteration, results); err != nil {
@@ -80,7 +81,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 
 // climbLadder plays net against every rung, c.workers rungs at a time,
 // each with its own MCTS player.
-func climbLadder(net *azero.Network, c ladderConfig, done func(string, ladder.Score)) ([]ladder.RungResult, error) {
+func climbLadder(net *onnx.Network, c ladderConfig, done func(string, ladder.Score)) ([]ladder.RungResult, error) {
 	rungs := ladder.Rungs(c.seed)
 	if len(c.rungs) > 0 {
 		var keep []ladder.Player
@@ -113,7 +114,7 @@ func climbLadder(net *azero.Network, c ladderConfig, done func(string, ladder.Sc
 				return
 			}
 			defer p.Close()
-			subject := fmt.Sprintf("Twofold MCTS %s %dp", filepath.Base(net.Name), c.playouts)
+			subject := fmt.Sprintf("Twofold MCTS %s %dp", filepath.Base(net.Name()), c.playouts)
 			s := ladder.Match(p, rung, c.games, c.maxPlies, func(done int, _ ladder.Score, g ladder.GameResult) {
 				c.pgn.matchGame(g, subject, rung.Name(), done)
 			})

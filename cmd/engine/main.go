@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/uci"
 )
 
@@ -68,8 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd := subcommands[i]
-	if cmd.needsNetwork && !azero.RuntimeSupported && !slices.ContainsFunc(args[1:], isHelpFlag) {
-		fmt.Fprintf(stderr, "engine %s: %v; this command needs the network (a build with cgo, such as `make build`)\n", cmd.name, azero.ErrNotInBuild)
+	if cmd.needsNetwork && !onnx.Supported && !slices.ContainsFunc(args[1:], isHelpFlag) {
+		fmt.Fprintf(stderr, "engine %s: %v; this command needs the network (a build with cgo, such as `make build`)\n", cmd.name, onnx.ErrNotInBuild)
 		return 1
 	}
 	return cmd.run(args[1:], stdout, stderr)
@@ -81,7 +81,7 @@ func usage(w io.Writer) {
 	lines := [][2]string{{"engine", "speak UCI on stdin/stdout (load this binary in a chess GUI)"}}
 	for _, c := range subcommands {
 		summary := c.summary
-		if c.needsNetwork && !azero.RuntimeSupported {
+		if c.needsNetwork && !onnx.Supported {
 			summary += " [not in this build: no cgo/ONNX Runtime]"
 		}
 		lines = append(lines, [2]string{"engine " + c.name + " " + c.args, summary})

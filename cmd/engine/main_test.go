@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 func engine(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -106,10 +106,10 @@ func TestHelpListsEverySubcommand(t *testing.T) {
 		code, out, errOut := engine(t, "", c.name, "--help")
 		assert.Equal(t, 0, code, "%s --help: %s", c.name, errOut)
 		assert.True(t, strings.HasPrefix(out, "Usage: engine "+c.name), "%s --help: %q", c.name, out)
-		if c.needsNetwork && !azero.RuntimeSupported {
+		if c.needsNetwork && !onnx.Supported {
 			code, _, errOut := engine(t, "", c.name)
 			assert.Equal(t, 1, code)
-			assert.Contains(t, errOut, azero.ErrNotInBuild.Error())
+			assert.Contains(t, errOut, onnx.ErrNotInBuild.Error())
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 const selfplayHelp = `Usage: engine selfplay [flags]
@@ -69,7 +70,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 	network := fs.String("network", "", "network file (default: the embedded one)")
 	chunks := fs.String("chunks", "selfplay/chunks", "directory for sample chunks")
 	pgn := fs.String("pgn", "selfplay/games.pgn", "PGN file the games are appended to (\"\" = none)")
-	ortLib := fs.String("onnxruntime", "", "path of "+azero.LibraryName)
+	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
 	if done, code := parseFlags(fs, args, selfplayHelp, stdout, stderr); done {
 		return code
 	}
@@ -108,12 +109,12 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 }
 
 // loadNetwork loads the runtime and a network, printing why not.
-func loadNetwork(ortLib, path string, stderr io.Writer) (*azero.Network, int) {
-	if _, err := azero.LoadRuntime(ortLib); err != nil {
+func loadNetwork(ortLib, path string, stderr io.Writer) (*onnx.Network, int) {
+	if _, err := onnx.LoadRuntime(ortLib); err != nil {
 		fmt.Fprintln(stderr, "engine:", err)
 		return nil, 1
 	}
-	net, err := azero.LoadNetwork(path)
+	net, err := onnx.LoadNetwork(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "engine:", err)
 		return nil, 1

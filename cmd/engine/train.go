@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/ladder"
 )
 
@@ -91,7 +92,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.python, "python", "/usr/bin/python3", "Python with PyTorch")
 	fs.StringVar(&c.trainer, "trainer", "", "directory of train.py (default: azero/train found from the working directory or the binary)")
 	c.selfplay = addSelfplayFlags(fs, azero.DefaultSelfPlay)
-	ortLib := fs.String("onnxruntime", "", "path of "+azero.LibraryName)
+	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
 	if done, code := parseFlags(fs, args, trainHelp, stdout, stderr); done {
 		return code
 	}
@@ -110,7 +111,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine train: train.py not found in %q; pass --trainer DIR\n", c.trainer)
 		return 2
 	}
-	if _, err := azero.LoadRuntime(*ortLib); err != nil {
+	if _, err := onnx.LoadRuntime(*ortLib); err != nil {
 		fmt.Fprintln(stderr, "engine train:", err)
 		return 1
 	}
@@ -283,7 +284,7 @@ func trainLoop(c *trainConfig) error {
 			st.Phase = "ladder"
 		case "ladder":
 			if c.ladderEvery > 0 && it%c.ladderEvery == 0 {
-				net, err := azero.LoadNetwork(c.path(st.Best))
+				net, err := onnx.LoadNetwork(c.path(st.Best))
 				if err != nil {
 					return err
 				}
@@ -326,11 +327,11 @@ func (c *trainConfig) gate(it int, candidate, best string) (bool, ladder.Score, 
 	if c.gateGames == 0 {
 		return true, ladder.Score{}, nil
 	}
-	cn, err := azero.LoadNetwork(c.path(candidate))
+	cn, err := onnx.LoadNetwork(c.path(candidate))
 	if err != nil {
 		return false, ladder.Score{}, err
 	}
-	bn, err := azero.LoadNetwork(c.path(best))
+	bn, err := onnx.LoadNetwork(c.path(best))
 	if err != nil {
 		return false, ladder.Score{}, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 // stubTrainer is a train.py stand-in run by /bin/sh (--python /bin/sh), so
@@ -55,10 +56,10 @@ func trainArgs(t *testing.T, runDir string, games int, extra ...string) []string
 
 func requireRuntime(t *testing.T) {
 	t.Helper()
-	if !azero.RuntimeSupported {
-		t.Skip(azero.ErrNotInBuild)
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild)
 	}
-	if _, err := azero.LoadRuntime(""); err != nil {
+	if _, err := onnx.LoadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func requireRuntime(t *testing.T) {
 }
 
 func defaultNet(t *testing.T) string {
-	p, err := filepath.Abs(filepath.Join("..", "..", "azero", "default.onnx"))
+	p, err := filepath.Abs(filepath.Join("..", "..", "azero", "onnx", "default.onnx"))
 	require.NoError(t, err)
 	return p
 }
@@ -370,8 +371,8 @@ func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
 	t.Setenv("STUB_NET", defaultNet(t))
 	t.Setenv("STUB_TRAINED_NET", nan)
 	args := trainArgs(t, runDir, 2, "--playouts", "4", "--lr", "1e6")
-	_, err := azero.LoadNetwork(nan)
-	require.ErrorIs(t, err, azero.ErrNonFiniteNetwork, "the poisoned network must be what azero refuses")
+	_, err := onnx.LoadNetwork(nan)
+	require.ErrorIs(t, err, onnx.ErrNonFiniteNetwork, "the poisoned network must be what azero refuses")
 
 	code, stdout, stderr := engine(t, "", args...)
 	require.Equal(t, 1, code, stdout+stderr)

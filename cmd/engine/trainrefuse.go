@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 // checkCandidate vets a candidate network before it plays: azero's
@@ -15,7 +15,7 @@ import (
 // outputs (a diverged trainer's network passes the file checks but crashes
 // a search), and a network that does not load cannot be gated either.
 func checkCandidate(path string) error {
-	_, err := azero.LoadNetwork(path)
+	_, err := onnx.LoadNetwork(path)
 	return err
 }
 

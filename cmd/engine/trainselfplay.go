@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 // selfplayProgress is what one iteration's self-play has committed: the
@@ -78,7 +79,7 @@ func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string
 	if remaining <= 0 {
 		return nil
 	}
-	best, err := azero.LoadNetwork(c.path(st.Best))
+	best, err := onnx.LoadNetwork(c.path(st.Best))
 	if err != nil {
 		return err
 	}

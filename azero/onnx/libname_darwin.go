@@ -1,7 +1,5 @@
-//go:build !windows && !darwin
-
-package azero
+package onnx
 
 // LibraryName is the ONNX Runtime shared library's file name on this OS,
 // as the onnxruntime releases (and the onnxruntime-node package) name it.
-const LibraryName = "libonnxruntime.so.1"
+const LibraryName = "libonnxruntime.dylib"

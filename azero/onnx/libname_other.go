@@ -1,5 +1,7 @@
-package azero
+//go:build !windows && !darwin
+
+package onnx
 
 // LibraryName is the ONNX Runtime shared library's file name on this OS,
 // as the onnxruntime releases (and the onnxruntime-node package) name it.
-const LibraryName = "onnxruntime.dll"
+const LibraryName = "libonnxruntime.so.1"

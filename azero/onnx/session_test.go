@@ -1,8 +1,9 @@
-package azero
+package onnx
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -32,36 +35,36 @@ func TestDefaultNetworkMatchesGolden(t *testing.T) {
 
 	net, err := LoadNetwork("")
 	require.NoError(t, err)
-	ev, err := NewEvaluator(net, 8, 1)
+	ev, err := NewSession(net, 8, 1)
 	require.NoError(t, err)
 	defer ev.Close()
 
 	n := len(g.Inputs)
-	in := make([]float32, n*InputSize)
+	in := make([]float32, n*azero.InputSize)
 	for i, x := range g.Inputs {
-		require.Len(t, x, InputSize)
-		copy(in[i*InputSize:], x)
+		require.Len(t, x, azero.InputSize)
+		copy(in[i*azero.InputSize:], x)
 	}
-	policy, value := make([]float32, n*PolicySize), make([]float32, n)
+	policy, value := make([]float32, n*azero.PolicySize), make([]float32, n)
 	// The whole batch at once, then one position at a time: same answers.
 	require.NoError(t, ev.Evaluate(in, n, policy, value))
 	for i := range n {
 		assert.InDelta(t, g.Value[i], value[i], 1e-4, "value %d", i)
-		for j := range PolicySize {
-			if d := policy[i*PolicySize+j] - g.Policy[i][j]; d > 1e-4 || d < -1e-4 {
-				t.Fatalf("input %d policy[%d]: onnx %v, torch %v", i, j, policy[i*PolicySize+j], g.Policy[i][j])
+		for j := range azero.PolicySize {
+			if d := policy[i*azero.PolicySize+j] - g.Policy[i][j]; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("input %d policy[%d]: onnx %v, torch %v", i, j, policy[i*azero.PolicySize+j], g.Policy[i][j])
 			}
 		}
-		p1, v1 := make([]float32, PolicySize), make([]float32, 1)
-		require.NoError(t, ev.Evaluate(in[i*InputSize:(i+1)*InputSize], 1, p1, v1))
+		p1, v1 := make([]float32, azero.PolicySize), make([]float32, 1)
+		require.NoError(t, ev.Evaluate(in[i*azero.InputSize:(i+1)*azero.InputSize], 1, p1, v1))
 		assert.InDelta(t, value[i], v1[0], 1e-5)
-		assert.InDeltaSlice(t, policy[i*PolicySize:(i+1)*PolicySize], p1, 1e-4)
+		assert.InDeltaSlice(t, policy[i*azero.PolicySize:(i+1)*azero.PolicySize], p1, 1e-4)
 	}
-	assert.Error(t, ev.Evaluate(in, 9, make([]float32, 9*PolicySize), make([]float32, 9)), "batch over the maximum")
+	assert.Error(t, ev.Evaluate(in, 9, make([]float32, 9*azero.PolicySize), make([]float32, 9)), "batch over the maximum")
 }
 
 func TestMissingLibraryIsAClearError(t *testing.T) {
-	if !RuntimeSupported {
+	if !Supported {
 		t.Skip(ErrNotInBuild)
 	}
 	missing := filepath.Join(t.TempDir(), "nope", LibraryName)
@@ -96,9 +99,9 @@ func TestONNXSearchPlaysAndFindsMate(t *testing.T) {
 	runtimeOrSkip(t)
 	net, err := LoadNetwork("")
 	require.NoError(t, err)
-	o := DefaultOptions
+	o := azero.DefaultOptions
 	o.Threads, o.BatchSize = 2, 8
-	s, err := NewONNX(net, o)
+	s, err := azero.Open(net, o)
 	require.NoError(t, err)
 	defer s.Close()
 	res := s.Search(board.StartPosition(), timeman.Limits{Nodes: 400}, nil)
@@ -115,15 +118,15 @@ func BenchmarkEvaluate(b *testing.B) {
 	require.NoError(b, err)
 	for _, batch := range []int{1, 8, 16, 32} {
 		b.Run(fmt.Sprintf("batch%02d", batch), func(b *testing.B) {
-			ev, err := NewEvaluator(net, batch, 1)
+			ev, err := NewSession(net, batch, 1)
 			require.NoError(b, err)
 			defer ev.Close()
-			in := make([]float32, batch*InputSize)
-			Encode(board.StartPosition(), in)
+			in := make([]float32, batch*azero.InputSize)
+			azero.Encode(board.StartPosition(), in)
 			for i := 1; i < batch; i++ {
-				copy(in[i*InputSize:], in[:InputSize])
+				copy(in[i*azero.InputSize:], in[:azero.InputSize])
 			}
-			pol, val := make([]float32, batch*PolicySize), make([]float32, batch)
+			pol, val := make([]float32, batch*azero.PolicySize), make([]float32, batch)
 			b.ResetTimer()
 			for range b.N {
 				if err := ev.Evaluate(in, batch, pol, val); err != nil {
@@ -133,4 +136,61 @@ func BenchmarkEvaluate(b *testing.B) {
 			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
 		})
 	}
+}
+
+// FuzzLoadNetwork: any file content is a network or an error, never a
+// panic (nor a crash inside ONNX Runtime).
+func FuzzLoadNetwork(f *testing.F) {
+	runtimeOrSkip(f)
+	ok := testNetwork(filled(azero.PolicySize, 0.001), 0.01)
+	f.Add(ok)
+	f.Add(ok[:len(ok)/2])
+	f.Add(ok[:len(ok)-7])
+	f.Add(testNetwork(filled(azero.PolicySize, float32(math.NaN())), 0.01))
+	f.Add(testNetwork(filled(azero.PolicySize, 0.001), float32(math.Inf(-1))))
+	f.Add([]byte{})
+	f.Add([]byte("garbage"))
+	f.Add([]byte{0x08, 0x07, 0x3a, 0x00}) // ir_version 7, an empty graph
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "net.onnx")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		net, err := LoadNetwork(path)
+		if err != nil {
+			return
+		}
+		// What loads must run: the search's evaluator opens on it.
+		ev, err := NewSession(net, 2, 1)
+		if err != nil {
+			t.Fatalf("loaded but cannot open an evaluator: %v", err)
+		}
+		ev.Close()
+	})
+}
+
+// Self-play and a sampling ladder player with the real network: the logic
+// is tested in package azero with the uniform evaluator; this is the
+// network plugged into it through the Backend.
+func TestSelfPlayAndPlayerWithTheNetwork(t *testing.T) {
+	runtimeOrSkip(t)
+	net, err := LoadNetwork("")
+	require.NoError(t, err)
+	cfg := azero.DefaultSelfPlay
+	cfg.Games, cfg.Workers, cfg.Parallel, cfg.Playouts, cfg.MaxPlies, cfg.Seed = 2, 1, 2, 8, 40, 3
+	stats, err := azero.SelfPlay(net, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 2, stats.Games)
+	assert.Equal(t, stats.Plies, stats.Positions)
+
+	pl, err := azero.NewPlayer(net, "p", 16)
+	require.NoError(t, err)
+	defer pl.Close()
+	pl.SampleMoves(4, 1)
+	pl.NewGame()
+	p := board.StartPosition()
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	assert.True(t, ml.Contains(pl.Move(p)))
 }

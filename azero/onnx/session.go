@@ -1,10 +1,10 @@
 //go:build cgo
 
 // The ONNX Runtime binding needs cgo on every OS (dlopen elsewhere,
-// LoadLibrary on Windows, both through its C wrapper); onnx_nocgo.go stands
+// LoadLibrary on Windows, both through its C wrapper); session_nocgo.go stands
 // in for this file in the other builds.
 
-package azero
+package onnx
 
 import (
 	_ "embed"
@@ -14,11 +14,13 @@ import (
 	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/twofold-chess/twofold/azero"
 )
 
-// RuntimeSupported reports whether this build can load ONNX Runtime (and so
+// Supported reports whether this build can load ONNX Runtime (and so
 // run the MCTS searcher, self-play and training).
-const RuntimeSupported = true
+const Supported = true
 
 // The runtime is process-wide: ONNX Runtime has one environment per process,
 // and it cannot be reloaded from another file while sessions exist.
@@ -92,10 +94,10 @@ func (n *Network) check() error {
 		}
 		return fmt.Errorf("no tensor named %q", name)
 	}
-	if err := want(ins, "planes", Planes, 8, 8); err != nil {
+	if err := want(ins, "planes", azero.Planes, 8, 8); err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
-	if err := want(outs, "policy", PolicySize); err != nil {
+	if err := want(outs, "policy", azero.PolicySize); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
 	if err := want(outs, "value", 1); err != nil {
@@ -104,20 +106,20 @@ func (n *Network) check() error {
 	return nil
 }
 
-// ONNXEvaluator is one ONNX Runtime session with its tensors allocated once
-// (one set per batch size, all over the same memory). It is not safe for
-// concurrent use: each search thread owns one.
-type ONNXEvaluator struct {
+// Session is one ONNX Runtime session with its tensors allocated once
+// (one set per batch size, all over the same memory): an azero.Evaluator.
+// It is not safe for concurrent use: each search thread owns one.
+type Session struct {
 	session      *ort.DynamicAdvancedSession
 	maxBatch     int
 	in, pol, val []float32
 	inputs, outs map[int][]ort.Value
 }
 
-// NewEvaluator opens a session on net for batches up to maxBatch, with
+// NewSession opens a session on net for batches up to maxBatch, with
 // intraOpThreads ONNX Runtime threads (1 is fastest when each search thread
 // has its own session).
-func NewEvaluator(net *Network, maxBatch, intraOpThreads int) (*ONNXEvaluator, error) {
+func NewSession(net *Network, maxBatch, intraOpThreads int) (*Session, error) {
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, err
@@ -131,34 +133,34 @@ func NewEvaluator(net *Network, maxBatch, intraOpThreads int) (*ONNXEvaluator, e
 	}
 	s, err := ort.NewDynamicAdvancedSessionWithONNXData(net.model, []string{"planes"}, []string{"policy", "value"}, opts)
 	if err != nil {
-		return nil, fmt.Errorf("network %s: cannot open a session: %v", net.Name, err)
+		return nil, fmt.Errorf("network %s: cannot open a session: %v", net.name, err)
 	}
 	maxBatch = max(maxBatch, 1)
-	return &ONNXEvaluator{
+	return &Session{
 		session:  s,
 		maxBatch: maxBatch,
-		in:       make([]float32, maxBatch*InputSize),
-		pol:      make([]float32, maxBatch*PolicySize),
+		in:       make([]float32, maxBatch*azero.InputSize),
+		pol:      make([]float32, maxBatch*azero.PolicySize),
 		val:      make([]float32, maxBatch),
 		inputs:   map[int][]ort.Value{},
 		outs:     map[int][]ort.Value{},
 	}, nil
 }
 
-// MaxBatch implements Evaluator.
-func (e *ONNXEvaluator) MaxBatch() int { return e.maxBatch }
+// MaxBatch implements azero.Evaluator.
+func (e *Session) MaxBatch() int { return e.maxBatch }
 
 // tensors returns the input and output tensors for batch size n, creating
 // them on first use over the evaluator's fixed buffers.
-func (e *ONNXEvaluator) tensors(n int) ([]ort.Value, []ort.Value, error) {
+func (e *Session) tensors(n int) ([]ort.Value, []ort.Value, error) {
 	if in, ok := e.inputs[n]; ok {
 		return in, e.outs[n], nil
 	}
-	planes, err := ort.NewTensor(ort.NewShape(int64(n), Planes, 8, 8), e.in)
+	planes, err := ort.NewTensor(ort.NewShape(int64(n), azero.Planes, 8, 8), e.in)
 	if err != nil {
 		return nil, nil, err
 	}
-	policy, err := ort.NewTensor(ort.NewShape(int64(n), PolicySize), e.pol)
+	policy, err := ort.NewTensor(ort.NewShape(int64(n), azero.PolicySize), e.pol)
 	if err != nil {
 		planes.Destroy()
 		return nil, nil, err
@@ -174,8 +176,8 @@ func (e *ONNXEvaluator) tensors(n int) ([]ort.Value, []ort.Value, error) {
 	return e.inputs[n], e.outs[n], nil
 }
 
-// Evaluate implements Evaluator.
-func (e *ONNXEvaluator) Evaluate(input []float32, n int, policy, value []float32) error {
+// Evaluate implements azero.Evaluator.
+func (e *Session) Evaluate(input []float32, n int, policy, value []float32) error {
 	if n < 1 || n > e.maxBatch {
 		return fmt.Errorf("batch of %d outside 1..%d", n, e.maxBatch)
 	}
@@ -183,21 +185,21 @@ func (e *ONNXEvaluator) Evaluate(input []float32, n int, policy, value []float32
 	if err != nil {
 		return err
 	}
-	copy(e.in, input[:n*InputSize])
+	copy(e.in, input[:n*azero.InputSize])
 	if err := e.session.Run(in, out); err != nil {
 		return err
 	}
-	copy(policy, e.pol[:n*PolicySize])
+	copy(policy, e.pol[:n*azero.PolicySize])
 	copy(value, e.val[:n])
 	return nil
 }
 
 // InputBuffer exposes the session's input memory so callers can encode into
 // it directly and pass it back to Evaluate (the copy is then a no-op).
-func (e *ONNXEvaluator) InputBuffer() []float32 { return e.in }
+func (e *Session) InputBuffer() []float32 { return e.in }
 
-// Close implements Evaluator.
-func (e *ONNXEvaluator) Close() error {
+// Close implements azero.Evaluator.
+func (e *Session) Close() error {
 	for n := range e.inputs {
 		for _, v := range append(e.inputs[n], e.outs[n]...) {
 			v.Destroy()

@@ -1,4 +1,4 @@
-package azero
+package onnx
 
 import (
 	"math"
@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -20,9 +22,9 @@ import (
 // the tests below refuse the others for their outputs, not their form.
 func TestHandBuiltNetworkLoads(t *testing.T) {
 	runtimeOrSkip(t)
-	net, err := LoadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(PolicySize, 0.001), 0.01)))
+	net, err := LoadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(azero.PolicySize, 0.001), 0.01)))
 	require.NoError(t, err)
-	s, err := NewONNX(net, opts(1, 4))
+	s, err := azero.Open(net, opts(1, 4))
 	require.NoError(t, err)
 	defer s.Close()
 	res := s.Search(board.StartPosition(), timeman.Limits{Nodes: 50}, nil)
@@ -34,7 +36,7 @@ func TestHandBuiltNetworkLoads(t *testing.T) {
 // first search crashed. LoadNetwork now runs it and refuses it.
 func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	runtimeOrSkip(t)
-	oneNaN := filled(PolicySize, 0.001)
+	oneNaN := filled(azero.PolicySize, 0.001)
 	oneNaN[1234] = float32(math.NaN())
 	for _, c := range []struct {
 		name    string
@@ -42,11 +44,11 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 		valueW  float32
 		want    string
 	}{
-		{"nan-policy", filled(PolicySize, float32(math.NaN())), 0.01, "policy logit"},
+		{"nan-policy", filled(azero.PolicySize, float32(math.NaN())), 0.01, "policy logit"},
 		{"one-nan-logit", oneNaN, 0.01, "policy logit 1234 is NaN"},
-		{"inf-policy", filled(PolicySize, float32(math.Inf(-1))), 0.01, "policy logit"},
-		{"nan-value", filled(PolicySize, 0.001), float32(math.NaN()), "value NaN for"},
-		{"inf-value", filled(PolicySize, 0.001), float32(math.Inf(1)), "value +Inf for rnbqkbnr/"},
+		{"inf-policy", filled(azero.PolicySize, float32(math.Inf(-1))), 0.01, "policy logit"},
+		{"nan-value", filled(azero.PolicySize, 0.001), float32(math.NaN()), "value NaN for"},
+		{"inf-value", filled(azero.PolicySize, 0.001), float32(math.Inf(1)), "value +Inf for rnbqkbnr/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeNetwork(t, c.name+".onnx", testNetwork(c.policyW, c.valueW))
@@ -117,16 +119,35 @@ func TestLoadNetworkRefusesWhatIsNotANetworkFile(t *testing.T) {
 // positions, not elsewhere), ONNX Runtime's NaNs still cannot break a search.
 func TestNaNNetworkPastTheCheckStillSearches(t *testing.T) {
 	runtimeOrSkip(t)
-	net := &Network{Name: "nan", model: testNetwork(filled(PolicySize, nan3), nan3)}
+	net := &Network{name: "nan", model: testNetwork(filled(azero.PolicySize, nan3), nan3)}
 	require.NoError(t, net.check(), "well formed")
 	require.Error(t, net.checkFinite())
-	s, err := NewONNX(net, opts(2, 8))
+	s, err := azero.Open(net, opts(2, 8))
 	require.NoError(t, err)
 	defer s.Close()
 	pos := board.StartPosition()
-	res := s.Search(pos, timeman.Limits{Nodes: 300}, nil)
+	var last azero.Info
+	res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i azero.Info) { last = i })
 	require.NoError(t, res.Err)
 	assert.Equal(t, uint64(300), res.Nodes)
-	requireLegal(t, pos, res.Best)
-	checkTreeFinite(t, s.tree)
+	var ml movegen.MoveList
+	movegen.Legal(pos, &ml)
+	assert.True(t, ml.Contains(res.Best), "%v is legal", res.Best)
+	assert.False(t, math.IsNaN(res.Q) || math.IsNaN(last.Q), "Q %v, reported %v", res.Q, last.Q)
+}
+
+var nan3 = float32(math.NaN())
+
+// opts are the searcher's defaults with threads and batch size.
+func opts(threads, batch int) azero.Options {
+	o := azero.DefaultOptions
+	o.Threads, o.BatchSize = threads, batch
+	return o
+}
+
+func mustFEN(t testing.TB, fen string) *board.Position {
+	t.Helper()
+	p, err := board.ParseFEN(fen)
+	require.NoError(t, err)
+	return p
 }

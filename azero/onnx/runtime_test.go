@@ -1,4 +1,4 @@
-package azero
+package onnx
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // a build without the binding (CGO_ENABLED=0) always skips.
 func runtimeOrSkip(t testing.TB) {
 	t.Helper()
-	if !RuntimeSupported {
+	if !Supported {
 		t.Skip(ErrNotInBuild)
 	}
 	if _, err := LoadRuntime(""); err != nil {
@@ -28,7 +28,7 @@ func runtimeOrSkip(t testing.TB) {
 // In a build without cgo every way into ONNX Runtime says why it is not
 // there, in words a user can act on (CGO_ENABLED=0 go test ./azero).
 func TestBuildWithoutRuntimeSaysSo(t *testing.T) {
-	if RuntimeSupported {
+	if Supported {
 		t.Skip("this build has ONNX Runtime")
 	}
 	_, err := LoadRuntime("")
@@ -36,7 +36,7 @@ func TestBuildWithoutRuntimeSaysSo(t *testing.T) {
 	assert.Contains(t, err.Error(), "not in this build")
 	_, err = LoadNetwork("")
 	require.ErrorIs(t, err, ErrNotInBuild)
-	_, err = NewEvaluator(nil, 1, 1)
+	_, err = NewSession(nil, 1, 1)
 	require.ErrorIs(t, err, ErrNotInBuild)
 }
 

@@ -1,4 +1,4 @@
-package azero
+package onnx
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNotInBuild is what every ONNX Runtime entry point returns in a build
-// without cgo, where the binding cannot be compiled (RuntimeSupported is
+// without cgo, where the binding cannot be compiled (Supported is
 // false): such a binary is an AlphaBeta-only engine.
 var ErrNotInBuild = errors.New("MCTS is not in this build: built without cgo/ONNX Runtime")
 
