@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/twofold-chess/twofold/evaldata"
+	"github.com/twofold-chess/twofold/texel"
+)
+
+const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N]
+       [--book FILE.epd] [--random-plies N] [--workers N] [--seed N] [--hash MB]
+
+Self-play games of the alpha-beta searcher at fixed nodes per move, writing
+quiet positions (not in check, best move not a capture or promotion, no
+mate score) with the search score and the game result as 32-byte records
+(format: package evaldata, README "NNUE data and training") for the NNUE
+trainer (eval/train).
+
+Starts: a random line of --book (EPD/FEN, first four fields) or the start
+position, then --random-plies random moves. Games are adjudicated: a win
+when both sides' searches agree on 1000cp or more for 8 plies, a draw when
+they agree on less than 10cp for 20 plies after move 40, and a draw after
+400 searched plies.
+
+--out is appended to, so a rerun continues a file: the games of a run are
+numbered from 0 and drawn from a random stream named by --seed and the
+number of records the file held when the run started, so a rerun plays new
+games (deterministic for the same file and seed). --positions counts the
+records of the whole file, --games the games of this run; with neither,
+the run goes on until --duration passes or it is interrupted (Ctrl-C or
+SIGTERM: games in flight are dropped, finished ones are already written).
+
+Flags:
+`
+
+func runDatagen(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("datagen", pflag.ContinueOnError)
+	out := fs.String("out", "", "file to append records to (created if missing)")
+	games := fs.Int("games", 0, "games to play in this run (0: no limit)")
+	positions := fs.Int64("positions", 0, "stop once the file holds this many records (0: no limit)")
+	duration := fs.Duration("duration", 0, "stop after this long, e.g. 60m (0: no limit)")
+	nodes := fs.Uint64("nodes", 5000, "search nodes per move")
+	book := fs.String("book", "", "EPD or FEN file of openings (one drawn per game)")
+	randomPlies := fs.Int("random-plies", 8, "random moves after the opening")
+	workers := fs.Int("workers", runtime.NumCPU(), "games played at once (one search thread each)")
+	seed := fs.Uint64("seed", 1, "seed of the random choices")
+	hash := fs.Int("hash", 16, "transposition table per worker in MB")
+	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
+	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
+		return code
+	}
+	switch {
+	case *out == "":
+		fmt.Fprintln(stderr, "engine datagen: --out is required")
+		return 2
+	case *games < 0 || *positions < 0 || *duration < 0 || *randomPlies < 0 || *maxPlies < 1:
+		fmt.Fprintln(stderr, "engine datagen: --games, --positions, --duration and --random-plies must not be negative, --max-plies must be positive")
+		return 2
+	case *nodes < 1 || *workers < 1 || *workers > 1024 || *hash < 1 || *hash > 1<<16:
+		fmt.Fprintln(stderr, "engine datagen: --nodes must be positive, --workers 1..1024, --hash 1..65536")
+		return 2
+	}
+	var openings []string
+	if *book != "" {
+		var err error
+		if openings, err = texel.ReadOpenings(*book); err != nil {
+			fmt.Fprintln(stderr, "engine datagen:", err)
+			return 1
+		}
+	}
+	w, err := evaldata.OpenAppend(*out)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine datagen:", err)
+		return 1
+	}
+	before := w.Records()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *duration)
+		defer cancel()
+	}
+	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/move, %d openings\n",
+		*out, before, *seed, before, *workers, *nodes, len(openings))
+	start := time.Now()
+	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
+		Nodes: *nodes, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
+		MaxPlies: *maxPlies, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
+		Progress: stderr,
+	})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "engine datagen:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %d positions from %d games (W/D/L %d/%d/%d) to %s in %s; it holds %d\n",
+		st.Positions, st.Games, st.WhiteWins, st.Draws, st.BlackWins, *out, time.Since(start).Round(time.Second), before+st.Positions)
+	return 0
+}

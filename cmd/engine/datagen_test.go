@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/evaldata"
+)
+
+func TestDatagenAppendsAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	require.NoError(t, os.WriteFile(book, []byte("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"e4e5\";\n"), 0o644))
+	out := filepath.Join(dir, "d.bin")
+	args := []string{"datagen", "--out", out, "--games", "2", "--nodes", "150", "--workers", "2", "--book", book, "--max-plies", "40"}
+	code, stdout, stderr := engine(t, "", args...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "from 2 games")
+	assert.Contains(t, stderr, "holds 0 records")
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	first := st.Size() / evaldata.RecordSize
+	require.Positive(t, first)
+
+	code, _, stderr = engine(t, "", args...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "stream")
+	st, err = os.Stat(out)
+	require.NoError(t, err)
+	assert.Greater(t, st.Size()/evaldata.RecordSize, first)
+}
+
+func TestDatagenRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"datagen"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--nodes", "0"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--games", "-1"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--workers", "0"},
+	} {
+		code, _, stderr := engine(t, "", args...)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, stderr, "engine datagen:", args)
+	}
+	code, _, stderr := engine(t, "", "datagen", "--out", filepath.Join(t.TempDir(), "d"), "--book", "/nonexistent.epd")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "nonexistent")
+}

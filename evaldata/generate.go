@@ -1,0 +1,245 @@
+package evaldata
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/search"
+)
+
+// GenOptions configure Generate. Zero values take the defaults noted.
+type GenOptions struct {
+	Nodes       uint64   // search nodes per move (default 5000)
+	RandomPlies int      // random moves after the opening before the searches play
+	Openings    []string // FENs to start from (one drawn per game), or none for the start position
+	Workers     int      // games played at once (default 1)
+	HashMB      int      // transposition table per worker (default 16)
+	MaxPlies    int      // searched plies after which a game is a draw (default 400)
+
+	// Game g's random choices come from PCG(Seed, Stream<<32 | g), so a run
+	// is reproducible for (Seed, Stream) whatever the number of workers
+	// (the order of games in the file depends on timing). A resumed run
+	// uses another Stream so that it does not replay the earlier games.
+	Seed, Stream uint64
+
+	Games     int   // stop after this many games in this run (0: no limit)
+	Positions int64 // stop once the file holds this many records (0: no limit)
+
+	Progress      io.Writer     // progress lines, or nil
+	ProgressEvery time.Duration // default 5s
+}
+
+// Adjudication. A game is won once the searches of both sides agree on a
+// score of at least winScore for the same side winPlies plies in a row, and
+// drawn once after move drawMove they agree on |score| < drawScore for
+// drawPlies plies in a row; the automatic draws (repetition, fifty moves,
+// material, stalemate) end games as the rules say.
+const (
+	winScore  = 1000
+	winPlies  = 8
+	drawMove  = 40
+	drawScore = 10
+	drawPlies = 20
+)
+
+// Stats count a run's games and records.
+type Stats struct {
+	Games, Positions            int64
+	WhiteWins, Draws, BlackWins int64
+}
+
+// Generate plays self-play games with the alpha-beta searcher at fixed
+// nodes and appends their quiet positions to w: not in check, the searched
+// best move not a capture or promotion, the score not a mate score; the
+// random opening plies are not kept. Each game's records are written at
+// once when it ends. Cancelling ctx stops the workers between moves; games
+// in flight are dropped. It returns what this run added.
+func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
+	if opt.Nodes == 0 {
+		opt.Nodes = 5000
+	}
+	opt.Workers = max(opt.Workers, 1)
+	if opt.HashMB <= 0 {
+		opt.HashMB = 16
+	}
+	if opt.MaxPlies <= 0 {
+		opt.MaxPlies = 400
+	}
+	if opt.ProgressEvery <= 0 {
+		opt.ProgressEvery = 5 * time.Second
+	}
+	for i, fen := range opt.Openings {
+		if _, err := movegen.ParseFEN(fen); err != nil {
+			return Stats{}, fmt.Errorf("opening %d: %w", i+1, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var (
+		mu       sync.Mutex // guards w, st and firstErr
+		st       Stats
+		firstErr error
+		next     atomic.Int64
+		wg       sync.WaitGroup
+	)
+	start := time.Now()
+	progress := func() {
+		el := time.Since(start).Seconds()
+		fmt.Fprintf(opt.Progress, "games %d  positions %d (file %d)  %.0f pos/s  %.1f games/min  W/D/L %d/%d/%d\n",
+			st.Games, st.Positions, w.Records(), float64(st.Positions)/max(el, 1e-9), float64(st.Games)*60/max(el, 1e-9),
+			st.WhiteWins, st.Draws, st.BlackWins)
+	}
+	done := make(chan struct{})
+	if opt.Progress != nil {
+		go func() {
+			t := time.NewTicker(opt.ProgressEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					mu.Lock()
+					progress()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for range opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := search.New(opt.HashMB, search.Options{Threads: 1})
+			var recs []Record
+			for ctx.Err() == nil {
+				g := next.Add(1) - 1
+				if opt.Games > 0 && g >= int64(opt.Games) {
+					return
+				}
+				rng := rand.New(rand.NewPCG(opt.Seed, opt.Stream<<32|uint64(g)))
+				var result Result
+				var ok bool
+				recs, result, ok = playGame(ctx, s, rng, &opt, recs[:0])
+				if !ok {
+					continue
+				}
+				mu.Lock()
+				if err := w.WriteGame(recs); err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					cancel()
+				}
+				st.Games++
+				st.Positions += int64(len(recs))
+				switch result {
+				case WhiteWon:
+					st.WhiteWins++
+				case Draw:
+					st.Draws++
+				default:
+					st.BlackWins++
+				}
+				if opt.Positions > 0 && w.Records() >= opt.Positions {
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	if opt.Progress != nil {
+		progress()
+	}
+	return st, firstErr
+}
+
+// playGame plays one game and appends its kept positions to recs, labelled
+// with the result. ok is false for a game that could not start (the random
+// plies ended it) or was cut off by ctx.
+func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
+	p := board.StartPosition()
+	if len(opt.Openings) > 0 {
+		var err error
+		if p, err = movegen.ParseFEN(opt.Openings[rng.IntN(len(opt.Openings))]); err != nil {
+			return recs, Draw, false
+		}
+	}
+	var ml movegen.MoveList
+	for range opt.RandomPlies {
+		movegen.Legal(p, &ml)
+		if ml.Len() == 0 {
+			return recs, Draw, false
+		}
+		p.Make(ml.At(rng.IntN(ml.Len())))
+	}
+	if movegen.GameStatus(p).Over() {
+		return recs, Draw, false
+	}
+	s.Clear()
+	first := len(recs)
+	label := func(r Result) ([]Record, Result, bool) {
+		for i := first; i < len(recs); i++ {
+			recs[i].Result = r
+		}
+		return recs, r, true
+	}
+	var whiteAhead, blackAhead, level int
+	for range opt.MaxPlies {
+		if ctx.Err() != nil {
+			return recs, Draw, false
+		}
+		switch movegen.GameStatus(p) {
+		case movegen.Ongoing:
+		case movegen.Checkmate:
+			if p.Side() == board.White {
+				return label(BlackWon)
+			}
+			return label(WhiteWon)
+		default:
+			return label(Draw)
+		}
+		res := s.Search(p, search.Limits{Nodes: opt.Nodes}, nil)
+		if res.Best == board.NoMove {
+			return recs, Draw, false // cannot happen in an ongoing game
+		}
+		white := res.Score
+		if p.Side() == board.Black {
+			white = -white
+		}
+		quiet := p.CapturedPiece(res.Best) == board.NoPiece && res.Best.Kind() != board.Promotion
+		if quiet && !search.IsMate(res.Score) && !movegen.InCheck(p) {
+			recs = append(recs, FromPosition(p, res.Score, Draw))
+		}
+		whiteAhead, blackAhead, level = streak(whiteAhead, white >= winScore), streak(blackAhead, white <= -winScore),
+			streak(level, p.FullmoveNumber() >= drawMove && white > -drawScore && white < drawScore)
+		switch {
+		case whiteAhead >= winPlies:
+			return label(WhiteWon)
+		case blackAhead >= winPlies:
+			return label(BlackWon)
+		case level >= drawPlies:
+			return label(Draw)
+		}
+		p.Make(res.Best)
+	}
+	return label(Draw)
+}
+
+// streak extends a run of plies while cond holds and resets it otherwise.
+func streak(n int, cond bool) int {
+	if cond {
+		return n + 1
+	}
+	return 0
+}
