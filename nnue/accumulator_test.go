@@ -1,0 +1,245 @@
+package nnue
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// suitePositions reads the FENs of the perft suites (standard and Chess960).
+func suitePositions(t testing.TB) []*board.Position {
+	t.Helper()
+	var ps []*board.Position
+	for _, name := range []string{"perft126.epd", "frc_perft.epd", "cpw_perft6.epd"} {
+		f, err := os.Open("../testdata/" + name)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fen, _, _ := strings.Cut(sc.Text(), ";")
+			if fen = strings.TrimSpace(fen); fen == "" {
+				continue
+			}
+			p, err := movegen.ParseFEN(fen)
+			require.NoError(t, err, fen)
+			ps = append(ps, p)
+		}
+		require.NoError(t, sc.Err())
+		f.Close()
+	}
+	return ps
+}
+
+// referenceEval computes the package comment's formula directly from the
+// pieces, without accumulators or kernels.
+func referenceEval(n *Network, p *board.Position) int {
+	h := n.hidden
+	var acc [2][]int16
+	for persp := board.White; persp <= board.Black; persp++ {
+		acc[persp] = append([]int16(nil), n.featureBiases...)
+		for sq := board.Square(0); sq < 64; sq++ {
+			pc := p.PieceAt(sq)
+			if pc == board.NoPiece {
+				continue
+			}
+			f := FeatureIndex(persp, pc, sq)
+			for i := range h {
+				acc[persp][i] += n.featureWeights[f*h+i] // int16 wrap-around, as specified
+			}
+		}
+	}
+	var sum int32
+	for side, a := range [2][]int16{acc[p.Side()], acc[p.Side().Other()]} {
+		for i, x := range a {
+			c := int32(min(max(x, 0), QA))
+			w := int32(n.outputWeights[side*h+i])
+			if n.activation == SCReLU {
+				sum += int32(int16(c*w)) * c
+			} else {
+				sum += c * w
+			}
+		}
+	}
+	s := int64(sum)
+	if n.activation == SCReLU {
+		s = int64(sum / QA)
+	}
+	return int((s + int64(n.outputBias)) * Scale / (QA * QB))
+}
+
+// walk visits every node of a perft tree of the given depth below p,
+// updating stack[ply+1] from stack[ply] with the move's Delta, and calls
+// visit at each node with the incrementally updated accumulator.
+func walk(p *board.Position, stack []Accumulator, ply, depth int, visit func(*board.Position, *Accumulator)) {
+	visit(p, &stack[ply])
+	if depth == 0 {
+		return
+	}
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	for _, m := range ml.Moves() {
+		d := MoveDelta(p, m)
+		stack[ply+1].Apply(&stack[ply], &d)
+		p.Make(m)
+		walk(p, stack, ply+1, depth-1, visit)
+		p.Unmake()
+	}
+}
+
+// TestIncrementalEqualsRefresh walks perft trees of the suites' positions
+// (castling of both kinds, Chess960, en passant, promotions with and
+// without capture) and checks at every node that the incremental
+// accumulator equals a fresh one and evaluates as the reference does.
+func TestIncrementalEqualsRefresh(t *testing.T) {
+	depth := 2
+	if testing.Short() {
+		depth = 1
+	}
+	for _, act := range []Activation{CReLU, SCReLU} {
+		n := randomNet(t, 32, act, 11)
+		stack := NewAccumulators(n, depth+1)
+		fresh := NewAccumulator(n)
+		nodes := 0
+		for _, p := range suitePositions(t) {
+			stack[0].Refresh(p)
+			walk(p, stack, 0, depth, func(q *board.Position, a *Accumulator) {
+				nodes++
+				fresh.Refresh(q)
+				if !a.Equal(fresh) {
+					require.Failf(t, "incremental accumulator differs from a refresh", "%s after %v", q.FEN(), q.LastMove())
+				}
+				if nodes%7 == 0 { // the reference is slow; a sample suffices
+					require.Equal(t, referenceEval(n, q), a.Evaluate(q.Side()), q.FEN())
+				}
+			})
+		}
+		t.Logf("%v: %d nodes", act, nodes)
+	}
+}
+
+func TestMoveDelta(t *testing.T) {
+	P := func(c board.Color, pt board.PieceType) board.Piece { return board.MakePiece(c, pt) }
+	sq := func(s string) board.Square { q, _ := board.ParseSquare(s); return q }
+	for _, c := range []struct {
+		name, fen, move string
+		adds, subs      []PieceSquare
+	}{
+		{"quiet", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4",
+			[]PieceSquare{{P(0, board.Pawn), sq("e4")}}, []PieceSquare{{P(0, board.Pawn), sq("e2")}}},
+		{"capture", "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1", "e4d6",
+			[]PieceSquare{{P(0, board.Knight), sq("d6")}}, []PieceSquare{{P(0, board.Knight), sq("e4")}}},
+		{"en passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6",
+			[]PieceSquare{{P(0, board.Pawn), sq("d6")}}, []PieceSquare{{P(0, board.Pawn), sq("e5")}, {P(1, board.Pawn), sq("d5")}}},
+		{"capture promotion", "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8n",
+			[]PieceSquare{{P(0, board.Knight), sq("b8")}}, []PieceSquare{{P(0, board.Pawn), sq("a7")}, {P(1, board.Rook), sq("b8")}}},
+		{"black castles long", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8c8",
+			[]PieceSquare{{P(1, board.King), sq("c8")}, {P(1, board.Rook), sq("d8")}},
+			[]PieceSquare{{P(1, board.King), sq("e8")}, {P(1, board.Rook), sq("a8")}}},
+		// Chess960: the king stays on g1, only the rook moves.
+		{"960 castling, king stays", "4k3/8/8/8/8/8/8/6KR w H - 0 1", "g1h1",
+			[]PieceSquare{{P(0, board.King), sq("g1")}, {P(0, board.Rook), sq("f1")}},
+			[]PieceSquare{{P(0, board.King), sq("g1")}, {P(0, board.Rook), sq("h1")}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := movegen.ParseFEN(c.fen)
+			require.NoError(t, err)
+			if c.name == "960 castling, king stays" {
+				p.SetChess960(true)
+			}
+			m, err := movegen.ParseUCI(p, c.move)
+			require.NoError(t, err)
+			d := MoveDelta(p, m)
+			assert.Equal(t, c.adds, d.add[:d.adds])
+			assert.Equal(t, c.subs, d.sub[:d.subs])
+		})
+	}
+}
+
+// TestPrimitives checks Add, Sub and CopyFrom against refreshes of edited
+// positions, and Apply of an unusual delta (the generic branch).
+func TestPrimitives(t *testing.T) {
+	n := randomNet(t, 48, CReLU, 5)
+	p := board.StartPosition()
+	a, b := NewAccumulator(n), NewAccumulator(n)
+	a.Refresh(p)
+	b.CopyFrom(a)
+	assert.True(t, a.Equal(b))
+	wn := board.MakePiece(board.White, board.Knight)
+	b.Sub(wn, board.B1)
+	b.Add(wn, board.B1)
+	assert.True(t, a.Equal(b), "add after sub restores")
+	var d Delta
+	d.Add(wn, board.Square(20))
+	d.Add(wn, board.Square(21))
+	d.Sub(wn, board.B1) // two adds and one sub: the generic branch
+	c := NewAccumulator(n)
+	c.Apply(a, &d)
+	want := NewAccumulator(n)
+	want.CopyFrom(a)
+	want.Sub(wn, board.B1)
+	want.Add(wn, board.Square(20))
+	want.Add(wn, board.Square(21))
+	assert.True(t, c.Equal(want))
+	a.Apply(a, &d) // in place
+	assert.True(t, a.Equal(want))
+	assert.Same(t, n, a.Network())
+	assert.Len(t, a.Values(board.Black), 48)
+}
+
+// randomPositions plays random games from the start and the suites'
+// positions and returns count of the positions reached.
+func randomPositions(t testing.TB, r *rand.Rand, count int) []*board.Position {
+	starts := suitePositions(t)
+	var out []*board.Position
+	for len(out) < count {
+		p := starts[r.IntN(len(starts))].Clone()
+		for ply := 0; ply < 80 && len(out) < count; ply++ {
+			var ml movegen.MoveList
+			movegen.Legal(p, &ml)
+			if ml.Len() == 0 {
+				break
+			}
+			p.Make(ml.At(r.IntN(ml.Len())))
+			if r.IntN(4) == 0 {
+				out = append(out, p.Clone())
+			}
+		}
+	}
+	return out
+}
+
+func TestEvaluateMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ps := randomPositions(t, r, 300)
+	for _, act := range []Activation{CReLU, SCReLU} {
+		for _, h := range []int{16, 48, 256} {
+			n := randomNet(t, h, act, uint64(h))
+			for _, p := range ps {
+				require.Equal(t, referenceEval(n, p), n.Evaluate(p), "%v H=%d %s", act, h, p.FEN())
+			}
+		}
+	}
+}
+
+func TestEvaluateDoesNotAllocate(t *testing.T) {
+	n := randomNet(t, 256, SCReLU, 9)
+	p := board.StartPosition()
+	stack := NewAccumulators(n, 2)
+	stack[0].Refresh(p)
+	m, err := movegen.ParseUCI(p, "g1f3")
+	require.NoError(t, err)
+	d := MoveDelta(p, m)
+	allocs := testing.AllocsPerRun(100, func() {
+		stack[1].Apply(&stack[0], &d)
+		_ = stack[1].Evaluate(board.Black)
+		stack[0].Refresh(p)
+	})
+	assert.Zero(t, allocs)
+}

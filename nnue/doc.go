@@ -1,0 +1,68 @@
+// Package nnue is Twofold's efficiently updatable neural network
+// evaluation: 768 piece-square inputs per perspective feed a hidden layer of
+// H neurons (the accumulator), the two perspectives' activations are
+// concatenated (side to move first) and a single output neuron gives the
+// score. Inference is quantised integer arithmetic; the accumulators are
+// updated incrementally as moves are made, so a search never recomputes
+// them from scratch per node.
+//
+// # Network file format, version 1
+//
+// All numbers are little-endian.
+//
+//	offset  size      field
+//	0       8         magic "TWFNNUE1"
+//	8       4         uint32 version = 1
+//	12      4         uint32 inputs = 768
+//	16      4         uint32 hidden H: a multiple of 16, 16..2048
+//	20      4         uint32 QA = 255 (accumulator quantisation)
+//	24      4         uint32 QB = 64 (output weight quantisation)
+//	28      4         uint32 scale = 400 (centipawns per unit of output)
+//	32      4         uint32 activation: 0 = CReLU, 1 = SCReLU
+//	36      768*H*2   int16 feature weights, one row of H per input feature
+//	        H*2       int16 feature biases
+//	        2H*2      int16 output weights: the first H multiply the side to
+//	                  move's accumulator, the next H the other side's
+//	        4         int32 output bias, quantised by QA*QB
+//	        4         uint32 CRC-32 (IEEE) of every byte before it
+//
+// A file is refused whole (nothing is half-loaded) when the magic, version,
+// inputs, QA, QB, scale or activation differ from the above, H is out of
+// range or not a multiple of 16, the file is shorter or longer than H
+// implies, or the checksum does not match.
+//
+// # Features
+//
+// The feature of a piece of colour pc and type pt (board.Pawn=0 ..
+// board.King=5) on square sq (a1=0 .. h8=63), seen from perspective persp:
+//
+//	384*(pc != persp) + 64*pt + (sq if persp == White else sq^56)
+//
+// so each perspective sees its own pieces first and its own back rank as
+// rank 1. Accumulator values are int16: bias plus the rows of the present
+// features, with int16 wrap-around (a trained network stays far from it).
+//
+// # Output
+//
+// With c(x) = clamp(x, 0, QA) and w the output weights, the centipawn score
+// from the side to move's point of view is
+//
+//	CReLU:  sum  = Σ c(us[i])*w[i] + Σ c(them[i])*w[H+i]
+//	        eval = (sum + bias) * scale / (QA*QB)
+//	SCReLU: sum  = Σ int16(c(us[i])*w[i])*c(us[i]) + Σ int16(c(them[i])*w[H+i])*c(them[i])
+//	        eval = (sum/QA + bias) * scale / (QA*QB)
+//
+// sum is accumulated in int32 with wrap-around (the order does not matter
+// then); in SCReLU the product c*w is taken in int16 (wrapping), which is
+// exact when |w| <= 127, as the trainer clips it. sum/QA is int32 division;
+// the last line is computed in int64. Every division rounds toward zero
+// (Go's /). The vector kernels and the pure-Go kernels give identical
+// results for every network, including ones that wrap.
+//
+// # Kernels
+//
+// Built with GOEXPERIMENT=simd on amd64, the package uses simd/archsimd:
+// AVX-512 (Int16x32) when the CPU has it, else AVX2 (Int16x16), chosen at
+// run time; otherwise, and on CPUs without AVX2, plain Go loops. Kernels
+// lists what the build and CPU can run; Network.WithKernel picks one.
+package nnue
