@@ -125,7 +125,6 @@ type Searcher struct {
 	running       sync.WaitGroup
 	reused        bool
 	side          board.Color // side to move at the root
-	priorsBuf     []float32
 }
 
 // New returns a searcher whose workers get evaluators from b (one per
@@ -309,16 +308,16 @@ func (s *Searcher) run() Result {
 	// a search stopped at once plays the network's choice (or a mate in one).
 	if t.at(root).state == stateNew {
 		s.mu.Lock()
-		w := s.newWorker(s.evals[0])
-		n, _ := s.gather(w, 1) // gathers the new root whatever the limits say
+		w := s.newWorker(s.evals[0], 1)
+		n, _ := s.gather(w) // gathers the new root whatever the limits say
 		s.mu.Unlock()
 		if n == 1 {
-			if err := s.evals[0].Evaluate(w.input, 1, w.policy, w.value); err != nil {
+			if err := w.b.evaluate(); err != nil {
 				s.tree = nil
 				return Result{Best: ml.At(0), Err: err}
 			}
 			s.mu.Lock()
-			s.finish(&w.leaves[0], w.policy[:PolicySize], w.value[0])
+			s.finish(w.b)
 			s.mu.Unlock()
 		}
 	}
@@ -352,33 +351,21 @@ func (s *Searcher) run() Result {
 	return res
 }
 
-// worker state: its batch and buffers, allocated once per search.
+// worker state: its root position to descend from and its batch,
+// allocated once per search.
 type worker struct {
-	pos    *board.Position
-	leaves []leaf
-	input  []float32
-	policy []float32
-	value  []float32
-	ml     movegen.MoveList
+	pos *board.Position
+	b   *batch
 }
 
-// newWorker allocates a worker's buffers; it holds s.mu.
-func (s *Searcher) newWorker(ev Evaluator) *worker {
-	b := s.opts.BatchSize
-	w := &worker{pos: s.tree.pos.Clone(), leaves: make([]leaf, b)}
-	if in, ok := ev.(interface{ InputBuffer() []float32 }); ok {
-		w.input = in.InputBuffer()
-	} else {
-		w.input = make([]float32, b*InputSize)
-	}
-	w.policy = make([]float32, b*PolicySize)
-	w.value = make([]float32, b)
-	return w
+// newWorker allocates a worker with a batch of size; it holds s.mu.
+func (s *Searcher) newWorker(ev Evaluator, size int) *worker {
+	return &worker{pos: s.tree.pos.Clone(), b: newBatch(ev, s.cache, size)}
 }
 
 func (s *Searcher) work(id int, ev Evaluator) {
 	s.mu.Lock()
-	w := s.newWorker(ev)
+	w := s.newWorker(ev, s.opts.BatchSize)
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
@@ -386,7 +373,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 			s.mu.Unlock()
 			return
 		}
-		n, collided := s.gather(w, len(w.leaves))
+		n, collided := s.gather(w)
 		full := s.full
 		s.mu.Unlock()
 		if n == 0 {
@@ -403,7 +390,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 			}
 			continue
 		}
-		err := ev.Evaluate(w.input, n, w.policy, w.value)
+		err := w.b.evaluate()
 		s.mu.Lock()
 		if err != nil {
 			s.err = err
@@ -411,9 +398,7 @@ func (s *Searcher) work(id int, ev Evaluator) {
 			s.mu.Unlock()
 			return
 		}
-		for i := range n {
-			s.finish(&w.leaves[i], w.policy[i*PolicySize:(i+1)*PolicySize], w.value[i])
-		}
+		s.finish(w.b)
 		s.mu.Unlock()
 		if s.reportDue(id) {
 			s.sendReports()
@@ -425,42 +410,35 @@ func (s *Searcher) work(id int, ev Evaluator) {
 // next to the milliseconds UCI allows for bestmove, long next to a poll's cost.
 const fullPoll = 2 * time.Millisecond
 
-// gather selects up to a batch of leaves for the network, resolving
-// terminal, proven and cached leaves on the spot. It holds s.mu.
-func (s *Searcher) gather(w *worker, size int) (n int, collided bool) {
-	t := s.tree
+// gather fills w's batch with leaves for the network, resolving terminal,
+// proven and cached leaves on the spot. It holds s.mu.
+func (s *Searcher) gather(w *worker) (n int, collided bool) {
+	t, b := s.tree, w.b
+	b.reset()
+	size := len(b.leaves)
 	// Resolved playouts cost no network run; a bound on them per batch keeps
 	// a proven or tiny tree from holding the lock forever.
-	for tries := 0; n < size && tries < 4*size+64 && !s.full && (s.budgetLeft() || t.at(root).state == stateNew); tries++ {
-		lf := &w.leaves[n]
-		out := t.descend(w.pos, lf, &w.ml)
-		if out == needsNetwork {
-			s.started++
-			if t.fromCache(s.cache, lf) {
-				s.count(lf)
-			} else {
-				Encode(w.pos, w.input[n*InputSize:(n+1)*InputSize])
-				n++
-			}
-		}
-		for range len(lf.path) - 1 {
-			w.pos.Unmake()
-		}
+	for tries := 0; !b.full() && tries < 4*size+64 && !s.full && (s.budgetLeft() || t.at(root).state == stateNew); tries++ {
+		out, lf, queued := b.add(t, w.pos)
 		switch out {
+		case needsNetwork:
+			s.started++
+			if !queued {
+				s.count(lf) // answered by the cache
+			}
 		case collision:
-			return n, true
+			return b.n, true
 		case treeFull:
 			// The budget is spent: no more playouts in this search (the
 			// ones in flight still finish).
 			s.full = true
-			return n, false
+			return b.n, false
 		case resolved:
 			s.started++
-			t.backup(lf, false)
 			s.count(lf)
 		}
 	}
-	return n, false
+	return b.n, false
 }
 
 func (s *Searcher) count(lf *leaf) {
@@ -470,11 +448,12 @@ func (s *Searcher) count(lf *leaf) {
 	s.selDepth = max(s.selDepth, d)
 }
 
-// finish applies one network result to its leaf and backs it up.
-func (s *Searcher) finish(lf *leaf, logits []float32, value float32) {
-	s.tree.applyNetwork(s.cache, lf, logits, value, &s.priorsBuf)
-	s.count(lf)
-	s.nnEvals++
+// finish backs up the network's results for b's leaves; it holds s.mu.
+func (s *Searcher) finish(b *batch) {
+	for i := range b.n {
+		s.count(b.apply(i))
+		s.nnEvals++
+	}
 }
 
 // budgetLeft reports whether another playout may start: "go nodes N" is

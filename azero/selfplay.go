@@ -220,11 +220,6 @@ func gamma(rng *rand.Rand, alpha float64) float64 {
 	}
 }
 
-type pendingLeaf struct {
-	g  *spGame
-	lf leaf
-}
-
 func (r *selfPlayRun) worker(id int) error {
 	cfg := r.cfg
 	batch := cfg.Parallel * cfg.LeavesPerGame
@@ -234,13 +229,8 @@ func (r *selfPlayRun) worker(id int) error {
 	}
 	defer ev.Close()
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(id)+1))
-	c := newCache(cfg.CacheSize)
-	input := make([]float32, batch*InputSize)
-	policy := make([]float32, batch*PolicySize)
-	value := make([]float32, batch)
-	pending := make([]pendingLeaf, batch)
-	var ml movegen.MoveList
-	var priors []float32
+	b := newBatch(ev, newCache(cfg.CacheSize), batch)
+	owners := make([]*spGame, batch) // the game of each queued leaf
 	var done []*spGame
 
 	var games []*spGame
@@ -248,24 +238,14 @@ func (r *selfPlayRun) worker(id int) error {
 		games = append(games, r.newGame(rng))
 	}
 	for len(games) > 0 {
-		n := 0
+		b.reset()
 		for _, g := range games {
 			target := r.playouts(g)
 			for k := 0; k < cfg.LeavesPerGame && int(g.t.at(root).n)+g.inflight < target; k++ {
-				p := &pending[n]
-				p.g = g
-				out := g.t.descend(g.scratch, &p.lf, &ml)
-				if out == needsNetwork {
-					if !g.t.fromCache(c, &p.lf) {
-						Encode(g.scratch, input[n*InputSize:(n+1)*InputSize])
-						g.inflight++
-						n++
-					}
-				} else if out == resolved {
-					g.t.backup(&p.lf, false)
-				}
-				for range len(p.lf.path) - 1 {
-					g.scratch.Unmake()
+				out, _, queued := b.add(g.t, g.scratch)
+				if queued {
+					owners[b.n-1] = g
+					g.inflight++
 				}
 				// A self-play tree never fills (its search is a few
 				// hundred playouts, its budget maxTreeNodes).
@@ -274,15 +254,12 @@ func (r *selfPlayRun) worker(id int) error {
 				}
 			}
 		}
-		if n > 0 {
-			if err := ev.Evaluate(input, n, policy, value); err != nil {
-				return err
-			}
-			for i := range n {
-				p := &pending[i]
-				p.g.t.applyNetwork(c, &p.lf, policy[i*PolicySize:(i+1)*PolicySize], value[i], &priors)
-				p.g.inflight--
-			}
+		if err := b.evaluate(); err != nil {
+			return err
+		}
+		for i := range b.n {
+			b.apply(i)
+			owners[i].inflight--
 		}
 		// Games whose search is done play their move.
 		kept := games[:0]
