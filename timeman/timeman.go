@@ -40,14 +40,15 @@ type Clock struct {
 // the remaining clock (most of it with one move to go), and a small reserve
 // is never touched.
 const (
-	maxShareOfClock   = 0.4
-	maxShareLastMove  = 0.8
-	clockReserve      = 5 * time.Millisecond
-	suddenDeathMoves  = 25   // sudden death: aim at this share of the clock, plus incShare of the increment
-	incShare          = 0.75 // the rest of the increment keeps the clock from draining to nothing
-	maxPlannedMoves   = 50   // movestogo beyond this is planned as this
-	hardOverAim       = 5    // the hard limit is at most this many times the aim
-	minItersForBudget = 4    // SoftStop lets shallower searches run on
+	maxShareOfClock    = 0.4
+	maxShareLastMove   = 0.8
+	clockReserve       = 5 * time.Millisecond
+	suddenDeathMoves   = 25   // sudden death: aim at this share of the clock, plus incShare of the increment
+	incShare           = 0.75 // the rest of the increment keeps the clock from draining to nothing
+	maxPlannedMoves    = 50   // movestogo beyond this is planned as this
+	hardOverAim        = 5    // the hard limit is at most this many times the aim
+	minItersForBudget  = 4    // SoftStop lets shallower searches run on
+	nextIterationShare = 0.5  // SoftStop starts no iteration after this share of the budget
 )
 
 // Start starts the clock at now for side to move, with overhead reserved per
@@ -149,7 +150,10 @@ func (c *Clock) SoftStop(p Progress) bool {
 	if p.BestMoveShare > 0 {
 		fraction = max(0.5, 2*(1-p.BestMoveShare)+0.4)
 	}
-	return float64(c.Elapsed()) > float64(s)*stability*trend*fraction
+	// A new iteration costs about as much as all before it, so one that
+	// starts after half the budget would end past it.
+	budget := float64(s) * stability * trend * fraction
+	return float64(c.Elapsed()) > budget*nextIterationShare
 }
 
 // Soft is the soft limit (0 = none): the time a search aims to use.

@@ -119,7 +119,8 @@ func TestClockAim(t *testing.T) {
 }
 
 // SoftStop scales the aim by stability, score trend and the best move's
-// share of the nodes; it never stops before the fourth iteration.
+// share of the nodes, and starts no iteration past half of that budget;
+// it never stops before the fourth iteration.
 func TestSoftStopScaling(t *testing.T) {
 	var lim Limits
 	lim.Time[board.White] = 25*time.Second + 5*time.Millisecond // aim 1 s
@@ -135,12 +136,12 @@ func TestSoftStopScaling(t *testing.T) {
 		p       Progress
 		stop    bool
 	}{
-		{"clear best move: half the aim", 600 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10, BestMoveShare: 0.95}, true},
-		{"contested, new best move: more than twice the aim", 2 * time.Second, Progress{Iterations: 12, BestMoveShare: 0.1}, false},
+		{"clear best move: a quarter of the aim", 300 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10, BestMoveShare: 0.95}, true},
+		{"contested, new best move: more than the aim", time.Second, Progress{Iterations: 12, BestMoveShare: 0.1}, false},
 		{"too few iterations", 3 * time.Second, Progress{Iterations: 3, StableIterations: 3, BestMoveShare: 0.95}, false},
-		{"score fell", 1300 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: 50, BestMoveShare: 0.6}, false},
-		{"score rose", 1300 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: -50, BestMoveShare: 0.6}, true},
-		{"share unknown: stability and trend only", 1100 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10}, true},
+		{"score fell", 650 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: 50, BestMoveShare: 0.6}, false},
+		{"score rose", 650 * time.Millisecond, Progress{Iterations: 12, ScoreDrop: -50, BestMoveShare: 0.6}, true},
+		{"share unknown: stability and trend only", 550 * time.Millisecond, Progress{Iterations: 12, StableIterations: 10}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assert.Equal(t, c.stop, start(c.elapsed).SoftStop(c.p))
