@@ -1,4 +1,6 @@
+//go:build !(goexperiment.simd && amd64)
+
 package nnue
 
-// Only the Go kernels exist so far.
+// Without GOEXPERIMENT=simd (or off amd64) only the Go kernels exist.
 func availableKernels() []*kernels { return []*kernels{pureKernels} }
