@@ -175,6 +175,10 @@ func (s *Searcher) SetOptions(o Options) {
 	}
 }
 
+// Options returns the options in force (corrected as SetOptions corrects
+// them).
+func (s *Searcher) Options() Options { return s.opts }
+
 // maxNodes is the tree size RamLimitMB allows: whole pages of nodes (at
 // least one), as the tree allocates them.
 func (s *Searcher) maxNodes() int {

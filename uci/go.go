@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/perft"
 	"github.com/twofold-chess/twofold/search"
@@ -32,22 +33,29 @@ func (e *Engine) goCommand(args []string) {
 	}
 	pos := e.pos.Clone()
 	e.noteMCTSFallback()
-	if e.mcts.on {
-		e.goMCTS(pos, lim)
-		return
-	}
-	opts := e.searchOpts
-	opts.Strength = e.strength()
-	e.searcher.SetOptions(opts)
-	e.active = e.searcher
+	m := e.mind()
+	m.SetOptions(e.shared)
+	e.active = m
 	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
 	e.searching.Add(1)
 	// Go sets the search up before it returns, so a "stop" or "ponderhit"
 	// read right after this "go" reaches the search instead of being lost.
-	e.searcher.Go(pos, lim, func(info search.Info) { e.sendInfo(pos, info) }, func(res search.Result) {
+	m.Go(pos, lim, func(info mind.Info) { e.sendInfo(pos, info) }, func(res mind.Result) {
 		defer e.searching.Done()
+		if res.Err != nil {
+			e.send("info string %v", res.Err)
+		}
 		e.sendBestMove(pos, res.Best, res.Ponder)
 	})
+}
+
+// mind is the searcher "go" runs: MCTS when it is chosen and loaded, else
+// AlphaBeta.
+func (e *Engine) mind() mind.Searcher {
+	if e.mcts.mind != nil {
+		return e.mcts.mind
+	}
+	return e.alphaBeta
 }
 
 // endsByItself reports whether a search with these limits ends without a
@@ -192,25 +200,31 @@ func (e *Engine) goPerft(args []string) {
 	})
 }
 
-// sendInfo formats a search report as an "info" line.
-func (e *Engine) sendInfo(pos *board.Position, info search.Info) {
+// sendInfo formats a search report as an "info" line, whichever mind made
+// it: Stockfish's fields, with hashfull only from a mind that has a hash
+// table (Lc0 reports none for its tree either).
+func (e *Engine) sendInfo(pos *board.Position, info mind.Info) {
 	if info.CurrMove != board.NoMove {
 		e.send("info depth %d currmove %s currmovenumber %d", info.Depth, info.CurrMove.UCI(pos.Chess960()), info.CurrMoveNumber)
 		return
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score %s", info.Depth, info.SelDepth, info.MultiPV, scoreString(info.Score))
-	switch info.Bound {
-	case search.BoundLower:
+	switch info.Score.Bound {
+	case mind.Lower:
 		b.WriteString(" lowerbound")
-	case search.BoundUpper:
+	case mind.Upper:
 		b.WriteString(" upperbound")
 	}
 	if e.showWDL {
 		w, d, l := wdl(info.Score)
 		fmt.Fprintf(&b, " wdl %d %d %d", w, d, l)
 	}
-	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d pv", info.Nodes, info.NPS(), info.HashFull, info.Time.Milliseconds())
+	fmt.Fprintf(&b, " nodes %d nps %d", info.Nodes, info.NPS())
+	if info.HashFull >= 0 {
+		fmt.Fprintf(&b, " hashfull %d", info.HashFull)
+	}
+	fmt.Fprintf(&b, " time %d pv", info.Time.Milliseconds())
 	for _, m := range info.PV {
 		b.WriteByte(' ')
 		b.WriteString(m.UCI(pos.Chess960()))
@@ -218,26 +232,26 @@ func (e *Engine) sendInfo(pos *board.Position, info search.Info) {
 	e.send("%s", b.String())
 }
 
-func scoreString(score int) string {
-	if search.IsMate(score) {
-		return fmt.Sprintf("mate %d", search.MateIn(score))
+func scoreString(s mind.Score) string {
+	if s.Mate {
+		return fmt.Sprintf("mate %d", s.Value)
 	}
-	return fmt.Sprintf("cp %d", score)
+	return fmt.Sprintf("cp %d", s.Value)
 }
 
 // wdl turns a score into win/draw/loss permille with a logistic model:
 // P(win) = 1/(1+exp((a-x)/b)), P(loss) = 1/(1+exp((a+x)/b)). The constants
 // are a rough fit (a 100 cp edge wins about a quarter of games), not a
 // measured one.
-func wdl(score int) (w, d, l int) {
-	if search.IsMate(score) {
-		if score > 0 {
+func wdl(s mind.Score) (w, d, l int) {
+	if s.Mate {
+		if s.Value > 0 {
 			return 1000, 0, 0
 		}
 		return 0, 0, 1000
 	}
 	const a, b = 200.0, 90.0
-	x := float64(score)
+	x := float64(s.Value)
 	w = int(math.Round(1000 / (1 + math.Exp((a-x)/b))))
 	l = int(math.Round(1000 / (1 + math.Exp((a+x)/b))))
 	return w, 1000 - w - l, l

@@ -24,13 +24,17 @@ type live struct {
 	seen  []string // every line read so far
 }
 
-func startLive(t *testing.T) *live {
+func startLive(t *testing.T, setup ...func(*Engine)) *live {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	l := &live{t: t, in: inW, lines: make(chan string, 1<<16), done: make(chan error, 1)}
+	e := New(outW)
+	for _, f := range setup {
+		f(e)
+	}
 	go func() {
-		err := New(outW).Run(inR)
+		err := e.Run(inR)
 		outW.Close()
 		l.done <- err
 	}()
@@ -179,7 +183,18 @@ func indexOf(lines []string, prefix string) int {
 // end of input does not cut the search short. It returns the output lines.
 func played(t *testing.T, commands ...string) []string {
 	t.Helper()
-	l := startLive(t)
+	return playedWith(t, nil, commands...)
+}
+
+// playedWith is played with the engine set up first (setup may be nil).
+func playedWith(t *testing.T, setup func(*Engine), commands ...string) []string {
+	t.Helper()
+	var l *live
+	if setup != nil {
+		l = startLive(t, setup)
+	} else {
+		l = startLive(t)
+	}
 	for _, c := range commands {
 		l.send(c)
 		f := strings.Fields(c)

@@ -8,9 +8,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/onnx"
-	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/sysmem"
-	"github.com/twofold-chess/twofold/timeman"
 )
 
 // The MCTS mind: enabled by "setoption name Search value MCTS". Loading
@@ -18,45 +16,57 @@ import (
 // without cgo); the engine then says why and goes on with AlphaBeta, and
 // says so again at every "go" until MCTS loads or AlphaBeta is chosen.
 
-// mctsState is the MCTS searcher and the options that shape it.
+// mctsState is the MCTS mind and the options that shape it.
 type mctsState struct {
-	on          bool
-	requested   bool  // Search is MCTS, whether or not it loaded
-	unavailable error // why a requested MCTS is not searching
-	searcher    *azero.Searcher
+	requested   bool        // Search is MCTS, whether or not it loaded
+	unavailable error       // why a requested MCTS is not searching
+	mind        *azero.Mind // the loaded searcher; nil when AlphaBeta plays
 	opts        azero.Options
 	networkFile string
 	ortLib      string
+	// load gets the network's backend from OnnxRuntimeLib and NetworkFile
+	// and says what it loaded: loadONNX, or in tests a stand-in.
+	load func(lib, network string) (azero.Backend, string, error)
 }
 
-// enableMCTS loads the runtime and network and builds the searcher.
+// loadONNX is how MCTS gets its network: ONNX Runtime from lib ("" = the
+// usual places), then the network file. It also says what it loaded.
+func loadONNX(lib, network string) (azero.Backend, string, error) {
+	path, err := onnx.LoadRuntime(lib)
+	if err != nil {
+		return nil, "", err
+	}
+	net, err := onnx.LoadNetwork(network)
+	if err != nil {
+		return nil, "", err
+	}
+	return net, fmt.Sprintf("network %s (ONNX Runtime %s)", net.Name(), path), nil
+}
+
+// enableMCTS loads the network and builds the searcher.
 func (e *Engine) enableMCTS() error {
-	lib, err := onnx.LoadRuntime(e.mcts.ortLib)
+	b, loaded, err := e.mcts.load(e.mcts.ortLib, e.mcts.networkFile)
 	if err != nil {
 		return err
 	}
-	net, err := onnx.LoadNetwork(e.mcts.networkFile)
+	s, err := azero.Open(b, e.mctsOptions())
 	if err != nil {
 		return err
 	}
-	s, err := azero.Open(net, e.mctsOptions())
-	if err != nil {
-		return err
+	if e.mcts.mind != nil {
+		e.mcts.mind.Searcher().Close()
 	}
-	if e.mcts.searcher != nil {
-		e.mcts.searcher.Close()
-	}
-	e.mcts.searcher, e.mcts.on = s, true
-	e.send("info string MCTS with network %s (ONNX Runtime %s)", net.Name(), lib)
+	e.mcts.mind = azero.NewMind(s)
+	e.send("info string MCTS with %s", loaded)
 	return nil
 }
 
 // disableMCTS falls back to the classical searcher after err.
 func (e *Engine) disableMCTS(err error) error {
-	if e.mcts.searcher != nil {
-		e.mcts.searcher.Close()
+	if e.mcts.mind != nil {
+		e.mcts.mind.Searcher().Close()
 	}
-	e.mcts.searcher, e.mcts.on = nil, false
+	e.mcts.mind = nil
 	e.mcts.unavailable = err
 	return fmt.Errorf("%v; searching with AlphaBeta", err)
 }
@@ -82,7 +92,12 @@ func searchOption() *option {
 	o := &option{name: "Search", kind: "combo", def: "AlphaBeta", vars: []string{"AlphaBeta", "MCTS"}, apply: func(e *Engine, v string) error {
 		e.mcts.requested = v == "MCTS"
 		if !e.mcts.requested {
-			e.mcts.on, e.mcts.unavailable = false, nil
+			// Its sessions and tree are freed; choosing MCTS again loads
+			// it anew, as it always did.
+			if e.mcts.mind != nil {
+				e.mcts.mind.Searcher().Close()
+			}
+			e.mcts.mind, e.mcts.unavailable = nil, nil
 			return nil
 		}
 		if err := e.reloadMCTS(); err != nil {
@@ -104,7 +119,7 @@ func searchOption() *option {
 // The note is a line of its own, not a "string" after each PV: many GUIs
 // read a PV to the end of the line and would drop the whole line.
 func (e *Engine) noteMCTSFallback() {
-	if e.mcts.requested && !e.mcts.on {
+	if e.mcts.requested && e.mcts.mind == nil {
 		e.send("info string Search is MCTS but AlphaBeta is playing: %v", e.mcts.unavailable)
 	}
 }
@@ -113,57 +128,18 @@ func (e *Engine) noteMCTSFallback() {
 // into the MCTS ones.
 func (e *Engine) mctsOptions() azero.Options {
 	o := e.mcts.opts
-	o.Threads = e.searchOpts.Threads
-	o.MultiPV = e.searchOpts.MultiPV
-	o.MoveOverhead = e.searchOpts.MoveOverhead
+	o.Threads = e.shared.Threads
+	o.MultiPV = e.shared.MultiPV
+	o.MoveOverhead = e.shared.MoveOverhead
 	return o
 }
 
-// goMCTS runs "go" with the MCTS searcher.
-func (e *Engine) goMCTS(pos *board.Position, lim timeman.Limits) {
-	s := e.mcts.searcher
-	s.SetOptions(e.mctsOptions())
-	e.active = s
-	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
-	e.searching.Add(1)
-	s.Go(pos, lim, func(info azero.Info) { e.sendMCTSInfo(pos, info) }, func(res azero.Result) {
-		defer e.searching.Done()
-		if res.Err != nil {
-			e.send("info string MCTS: network evaluation failed: %v", res.Err)
-		}
-		e.sendBestMove(pos, res.Best, res.Ponder)
-	})
-}
-
-// sendMCTSInfo formats an MCTS report. Depth is the mean playout depth,
-// seldepth the deepest, nodes the playouts; the score is Q mapped to
-// centipawns by azero.QToCentipawns, or a proven mate.
-func (e *Engine) sendMCTSInfo(pos *board.Position, info azero.Info) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score ", info.Depth, info.SelDepth, info.MultiPV)
-	if info.Mate != 0 {
-		fmt.Fprintf(&b, "mate %d", info.Mate)
-	} else {
-		fmt.Fprintf(&b, "cp %d", info.CP)
+// setMCTSOptions gives a loaded MCTS searcher its own options after one
+// changed (a searcher loaded later gets them when it is built).
+func (e *Engine) setMCTSOptions() {
+	if e.mcts.mind != nil {
+		e.mcts.mind.Searcher().SetOptions(e.mctsOptions())
 	}
-	if e.showWDL {
-		var w, d, l int
-		switch {
-		case info.Mate > 0:
-			w = 1000
-		case info.Mate < 0:
-			l = 1000
-		default:
-			w, d, l = wdl(info.CP)
-		}
-		fmt.Fprintf(&b, " wdl %d %d %d", w, d, l)
-	}
-	fmt.Fprintf(&b, " nodes %d nps %d time %d pv", info.Nodes, info.NPS(), info.Time.Milliseconds())
-	for _, m := range info.PV {
-		b.WriteByte(' ')
-		b.WriteString(m.UCI(pos.Chess960()))
-	}
-	e.send("%s", b.String())
 }
 
 // floatOption parses a real-valued option (shown as type string, as Lc0 does).
@@ -200,20 +176,24 @@ func mctsOptionList() []*option {
 		{name: "CPuct", kind: "string", def: strconv.FormatFloat(d.Params.CPuct, 'g', -1, 64), apply: func(e *Engine, v string) error {
 			x, err := floatOption("CPuct", v, 0.01, 100)
 			e.mcts.opts.Params.CPuct = pick(err, x, e.mcts.opts.Params.CPuct)
+			e.setMCTSOptions()
 			return err
 		}},
 		{name: "CPuctBase", kind: "string", def: strconv.FormatFloat(d.Params.CPuctBase, 'g', -1, 64), apply: func(e *Engine, v string) error {
 			x, err := floatOption("CPuctBase", v, 1, 1e9)
 			e.mcts.opts.Params.CPuctBase = pick(err, x, e.mcts.opts.Params.CPuctBase)
+			e.setMCTSOptions()
 			return err
 		}},
 		{name: "FPUReduction", kind: "string", def: strconv.FormatFloat(d.Params.FPUReduction, 'g', -1, 64), apply: func(e *Engine, v string) error {
 			x, err := floatOption("FPUReduction", v, -2, 2)
 			e.mcts.opts.Params.FPUReduction = pick(err, x, e.mcts.opts.Params.FPUReduction)
+			e.setMCTSOptions()
 			return err
 		}},
 		{name: "MCTSBatchSize", kind: "spin", def: strconv.Itoa(d.BatchSize), min: 1, max: 256, apply: func(e *Engine, v string) error {
 			e.mcts.opts.BatchSize = atoi(v)
+			e.setMCTSOptions()
 			return nil
 		}},
 		{name: "NNCacheSize", kind: "spin", def: strconv.Itoa(d.CacheSize), min: 0, max: 50_000_000, apply: func(e *Engine, v string) error {
@@ -226,12 +206,14 @@ func mctsOptionList() []*option {
 					n, azero.CacheMemory(n)>>20, free>>20, e.mcts.opts.CacheSize)
 			}
 			e.mcts.opts.CacheSize = n
+			e.setMCTSOptions()
 			return nil
 		}},
 		// Lc0's name. No 0 for "no limit": an unbounded tree is what ran
 		// machines out of memory under "go infinite".
 		{name: "RamLimitMb", kind: "spin", def: strconv.Itoa(d.RamLimitMB), min: 1, max: 65536, apply: func(e *Engine, v string) error {
 			e.mcts.opts.RamLimitMB = atoi(v)
+			e.setMCTSOptions()
 			return nil
 		}},
 	}

@@ -71,31 +71,31 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 func options() []*option {
 	return append([]*option{
 		{name: "Hash", kind: "spin", def: "16", min: 1, max: 65536, apply: func(e *Engine, v string) error {
-			if err := e.searcher.SetHash(atoi(v)); err != nil {
+			if err := e.alphaBeta.Searcher().SetHash(atoi(v)); err != nil {
 				return fmt.Errorf("Hash: %v", err)
 			}
 			return nil
 		}},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
-			e.searchOpts.Threads = atoi(v)
+			e.shared.Threads = atoi(v)
 			// Each search thread gets an OS thread, as in engines written in
 			// C: with more threads than Go's processors, the input loop's
 			// goroutine queued behind them and stop took seconds (Threads
 			// 256 on 2 cores); the kernel's scheduler wakes it at once.
-			runtime.GOMAXPROCS(max(runtime.NumCPU(), e.searchOpts.Threads+1))
+			runtime.GOMAXPROCS(max(runtime.NumCPU(), e.shared.Threads+1))
 			return nil
 		}},
 		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
-			e.searchOpts.MultiPV = atoi(v)
+			e.shared.MultiPV = atoi(v)
 			return nil
 		}},
 		{name: "Ponder", kind: "check", def: "false", apply: func(*Engine, string) error { return nil }},
 		{name: "Move Overhead", kind: "spin", def: "10", min: 0, max: 5000, apply: func(e *Engine, v string) error {
-			e.searchOpts.MoveOverhead = msec(atoi(v))
+			e.shared.MoveOverhead = msec(atoi(v))
 			return nil
 		}},
 		{name: "Clear Hash", kind: "button", apply: func(e *Engine, _ string) error {
-			e.searcher.Clear()
+			e.alphaBeta.Clear()
 			return nil
 		}},
 		{name: "UCI_Chess960", kind: "check", def: "false", apply: func(e *Engine, v string) error {
@@ -109,18 +109,22 @@ func options() []*option {
 		}},
 		{name: "Skill Level", kind: "spin", def: "20", min: 0, max: 20, apply: func(e *Engine, v string) error {
 			e.skill = atoi(v)
+			e.setStrength()
 			return nil
 		}},
 		{name: "UCI_LimitStrength", kind: "check", def: "false", apply: func(e *Engine, v string) error {
 			e.limitStrength = v == "true"
+			e.setStrength()
 			return nil
 		}},
 		{name: "UCI_Elo", kind: "spin", def: "1500", min: 1320, max: 1950, apply: func(e *Engine, v string) error {
 			e.elo = atoi(v)
+			e.setStrength()
 			return nil
 		}},
 		{name: "Difficulty", kind: "combo", def: "Max", vars: []string{"Easy", "Medium", "Hard", "Max"}, apply: func(e *Engine, v string) error {
 			e.difficulty = v
+			e.setStrength()
 			return nil
 		}},
 		searchOption(),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -408,20 +409,20 @@ func TestShowWDL(t *testing.T) {
 func TestWDLModel(t *testing.T) {
 	prevW := -1
 	for score := -1500; score <= 1500; score += 25 {
-		w, d, l := wdl(score)
+		w, d, l := wdl(mind.CP(score))
 		require.Equal(t, 1000, w+d+l, score)
 		require.True(t, w >= 0 && d >= 0 && l >= 0, "score %d: %d %d %d", score, w, d, l)
 		// Symmetric, and the win share grows with the score.
-		w2, d2, l2 := wdl(-score)
+		w2, d2, l2 := wdl(mind.CP(-score))
 		assert.Equal(t, [3]int{w, d, l}, [3]int{l2, d2, w2}, score)
 		assert.GreaterOrEqual(t, w, prevW, score)
 		prevW = w
 	}
-	w, d, l := wdl(0)
+	w, d, l := wdl(mind.CP(0))
 	assert.Equal(t, w, l)
 	assert.Greater(t, d, 500)
-	assert.Equal(t, [3]int{1000, 0, 0}, func() [3]int { w, d, l := wdl(search.MateScore - 3); return [3]int{w, d, l} }())
-	assert.Equal(t, [3]int{0, 0, 1000}, func() [3]int { w, d, l := wdl(-search.MateScore + 2); return [3]int{w, d, l} }())
+	assert.Equal(t, [3]int{1000, 0, 0}, func() [3]int { w, d, l := wdl(mind.MateIn(1)); return [3]int{w, d, l} }())
+	assert.Equal(t, [3]int{0, 0, 1000}, func() [3]int { w, d, l := wdl(mind.MateIn(-1)); return [3]int{w, d, l} }())
 }
 
 func TestNoLegalMoveGivesNullBestmove(t *testing.T) {

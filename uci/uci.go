@@ -20,6 +20,7 @@ import (
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -33,11 +34,14 @@ type Engine struct {
 	outMu sync.Mutex // serialises writes so lines never interleave
 	out   *bufio.Writer
 
-	pos      *board.Position
-	options  []*option
-	searcher *search.Searcher
-	// searchOpts collects option changes; they reach the searcher at the next "go".
-	searchOpts    search.Options
+	pos     *board.Position
+	options []*option
+	// alphaBeta is the classical mind; mcts holds the other. Each "go"
+	// drives one of them through mind.Searcher (see searching).
+	alphaBeta *search.Mind
+	// shared collects the options both minds take; they reach the mind at
+	// the next "go". Each mind's own options are set on it at once.
+	shared        mind.Options
 	chess960      bool
 	showWDL       bool
 	skill         int
@@ -61,9 +65,9 @@ type Engine struct {
 // New returns an engine that writes its answers to out, set to the start position.
 func New(out io.Writer) *Engine {
 	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition(), options: options()}
-	e.searcher = search.New(16, search.Options{})
-	e.active = e.searcher
-	e.mcts.opts = azero.DefaultOptions
+	e.alphaBeta = search.NewMind(search.New(16, search.Options{}))
+	e.active = e.alphaBeta
+	e.mcts.opts, e.mcts.load = azero.DefaultOptions, loadONNX
 	for _, o := range e.options {
 		if o.kind != "button" {
 			if err := o.apply(e, o.def); err != nil {
@@ -164,9 +168,9 @@ func (e *Engine) Execute(line string) (goOn bool) {
 		// Accepted and ignored, as the protocol allows.
 	case "ucinewgame":
 		e.stopSearch()
-		e.searcher.Clear()
-		if e.mcts.searcher != nil {
-			e.mcts.searcher.Clear()
+		e.alphaBeta.Clear()
+		if e.mcts.mind != nil {
+			e.mcts.mind.Clear()
 		}
 		e.setPosition(board.StartPosition())
 	case "position":
@@ -312,6 +316,15 @@ func (e *Engine) setOption(args []string) {
 		return
 	}
 	e.send("info string setoption: unknown option %q", name)
+}
+
+// setStrength gives the classical mind the strength the options ask for
+// (they do not apply to MCTS).
+func (e *Engine) setStrength() {
+	s := e.alphaBeta.Searcher()
+	o := s.Options()
+	o.Strength = e.strength()
+	s.SetOptions(o)
 }
 
 // strength resolves the strength options: Difficulty first, then

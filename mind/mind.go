@@ -1,0 +1,99 @@
+// Package mind is what a searcher offers whoever drives it (the UCI loop):
+// start a search beside the caller, stop it, release a ponder search,
+// forget what it learned, take the options every searcher shares, and
+// report progress in one form. Both of Twofold's minds implement Searcher,
+// the alpha-beta searcher (search.Mind) and the MCTS searcher (azero.Mind),
+// so the driver needs no branch per searcher and one info formatter.
+//
+// The package sits below the searchers and above the rules core: it knows
+// boards and limits, nothing of UCI (searchers never import uci) nor of
+// how either searcher works.
+package mind
+
+import (
+	"time"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/timeman"
+)
+
+// Searcher is a mind the UCI loop can drive. Calls other than Stop and
+// PonderHit are made between searches.
+type Searcher interface {
+	// Go starts a search of p within lim beside the caller. The search is
+	// set up before Go returns, so a Stop or PonderHit that follows at once
+	// is never lost. report (never nil) gets progress; done gets the result,
+	// once, after the last report. p must not change until then.
+	Go(p *board.Position, lim timeman.Limits, report func(Info), done func(Result))
+	// Stop ends the running search (it still calls done with its best move).
+	Stop()
+	// PonderHit turns a ponder search into a timed one: its clock starts now.
+	PonderHit()
+	// Clear forgets what earlier searches learned (a new game).
+	Clear()
+	// SetOptions sets the options both searchers share; from the next Go.
+	SetOptions(Options)
+}
+
+// Options are the options every searcher takes (UCI's Threads, MultiPV and
+// Move Overhead); each searcher's own are set on it directly.
+type Options struct {
+	Threads      int
+	MultiPV      int
+	MoveOverhead time.Duration
+}
+
+// Bound says whether a score is exact or only a bound (an aspiration
+// window failed).
+type Bound uint8
+
+const (
+	Exact Bound = iota
+	Lower       // the score is at least this ("lowerbound")
+	Upper       // the score is at most this ("upperbound")
+)
+
+// Score is a line's value for the side to move: centipawns, or the moves
+// to a forced mate.
+type Score struct {
+	Mate bool
+	// Value is centipawns, or with Mate the moves to mate: > 0 the side to
+	// move mates, otherwise it is mated (0: mated now).
+	Value int
+	Bound Bound
+}
+
+// CP is a centipawn score.
+func CP(cp int) Score { return Score{Value: cp} }
+
+// MateIn is a mate score in moves (> 0: the side to move mates).
+func MateIn(moves int) Score { return Score{Mate: true, Value: moves} }
+
+// Info is one progress report: a line of the search (the fields of
+// Stockfish's and Lc0's "info" lines), or, with CurrMove set, the root move
+// being searched (only Depth is then meaningful).
+type Info struct {
+	Depth, SelDepth int
+	MultiPV         int // 1-based line number
+	Score           Score
+	Nodes           uint64 // nodes, or playouts for MCTS
+	Time            time.Duration
+	// HashFull is the transposition table's fill in permille, or -1 for a
+	// searcher without one.
+	HashFull int
+	PV       []board.Move
+
+	CurrMove       board.Move
+	CurrMoveNumber int
+}
+
+// NPS is the report's nodes per second.
+func (i Info) NPS() uint64 { return timeman.NPS(i.Nodes, i.Time) }
+
+// Result is the outcome of a search.
+type Result struct {
+	Best, Ponder board.Move // NoMove when the side to move has no legal move
+	// Err is a failure that cut the search short (a network that could not
+	// be run); Best is still a legal move.
+	Err error
+}
