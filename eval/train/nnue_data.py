@@ -1,0 +1,155 @@
+"""Training data of the NNUE: the 32-byte records `engine datagen` writes.
+
+Record layout (little-endian; package evaldata documents it too):
+
+    uint64 occupancy        bit i set when square i (a1=0 .. h8=63) holds a piece
+    16 x uint8 pieces       4 bits per piece in occupancy order (lowest square first),
+                            low nibble first; nibble = colour<<3 | type
+                            (colour 0 White, 1 Black; type 0..5 = P, N, B, R, Q, K)
+    uint8 side to move      0 White, 1 Black
+    int16 score             search score in centipawns, White's view
+    uint8 result            0 Black won, 1 draw, 2 White won
+    uint16 fullmove number
+    uint16 reserved = 0
+
+Files are memory-mapped (numpy.memmap), so a data set may exceed memory; a batch is
+gathered from the files with one fancy index per file. Features are computed for a whole
+batch with array operations (no per-position Python loop), as flat index lists with
+offsets for torch's embedding_bag.
+"""
+
+import os
+
+import numpy as np
+
+RECORD = np.dtype([
+    ("occupancy", "<u8"),
+    ("pieces", "u1", (16,)),
+    ("stm", "u1"),
+    ("score", "<i2"),
+    ("result", "u1"),
+    ("fullmove", "<u2"),
+    ("reserved", "<u2"),
+])
+assert RECORD.itemsize == 32
+
+INPUTS = 768
+
+
+class DataError(ValueError):
+    """A file that is not a valid record file."""
+
+
+def validate(recs, name="records"):
+    """Raise DataError unless every record is well formed (the checks Go's evaldata.Decode
+    makes that matter to training: field ranges, piece codes, one king per side)."""
+    bad = recs["reserved"] != 0
+    bad |= recs["stm"] > 1
+    bad |= recs["result"] > 2
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(f"{name}: record {i}: side, result or reserved field out of range")
+    mask, nib = _squares_and_nibbles(recs)
+    counts = mask.sum(axis=1)
+    if (counts > 32).any():
+        i = int(np.flatnonzero(counts > 32)[0])
+        raise DataError(f"{name}: record {i}: {counts[i]} pieces")
+    rows, _ = np.nonzero(mask)
+    rank = np.cumsum(mask, axis=1)[mask] - 1
+    pc = nib[rows, rank]
+    if ((pc & 7) > 5).any():
+        i = int(rows[np.flatnonzero((pc & 7) > 5)[0]])
+        raise DataError(f"{name}: record {i}: invalid piece code")
+    kings = np.zeros((len(recs), 2), dtype=np.int64)
+    np.add.at(kings, (rows[(pc & 7) == 5], pc[(pc & 7) == 5] >> 3), 1)
+    if (kings != 1).any():
+        i = int(np.flatnonzero((kings != 1).any(axis=1))[0])
+        raise DataError(f"{name}: record {i}: {kings[i, 0]} white and {kings[i, 1]} black kings")
+
+
+def open_records(path, check=True, chunk=1 << 20):
+    """Memory-map a record file, validating it in chunks unless check is False."""
+    size = os.path.getsize(path)
+    if size % RECORD.itemsize:
+        raise DataError(f"{path}: {size} bytes is not a whole number of {RECORD.itemsize}-byte records")
+    if size == 0:
+        return np.zeros(0, dtype=RECORD)
+    recs = np.memmap(path, dtype=RECORD, mode="r")
+    if check:
+        for start in range(0, len(recs), chunk):
+            validate(recs[start:start + chunk], f"{path} (from record {start})")
+    return recs
+
+
+class Dataset:
+    """Records of many files, addressed by a global index 0..len-1."""
+
+    def __init__(self, paths, check=True):
+        if not paths:
+            raise DataError("no data files")
+        self.paths = list(paths)
+        self.files = [open_records(p, check) for p in self.paths]
+        self.ends = np.cumsum([len(f) for f in self.files])
+        if len(self) == 0:
+            raise DataError("the data files hold no records")
+
+    def __len__(self):
+        return int(self.ends[-1]) if len(self.ends) else 0
+
+    def gather(self, idx):
+        """The records at global indices idx (any order), as an in-memory array."""
+        idx = np.asarray(idx, dtype=np.int64)
+        out = np.empty(len(idx), dtype=RECORD)
+        which = np.searchsorted(self.ends, idx, side="right")
+        starts = np.concatenate([[0], self.ends[:-1]])
+        for f in np.unique(which):
+            sel = which == f
+            out[sel] = self.files[f][idx[sel] - starts[f]]
+        return out
+
+
+def _squares_and_nibbles(recs):
+    """mask[b, sq]: square sq of record b is occupied; nib[b, k]: the k-th piece's code."""
+    occ = np.ascontiguousarray(recs["occupancy"]).astype("<u8")
+    mask = np.unpackbits(occ.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little").astype(bool)
+    pcs = np.ascontiguousarray(recs["pieces"])
+    nib = np.empty((len(recs), 32), dtype=np.uint8)
+    nib[:, 0::2] = pcs & 15
+    nib[:, 1::2] = pcs >> 4
+    return mask, nib
+
+
+def features(recs):
+    """Feature indices of a batch for both perspectives.
+
+    Returns (stm_idx, other_idx, offsets): flat int64 arrays of equal length, the
+    features of record b being [offsets[b], offsets[b+1]) of each, from the side to
+    move's and from the other side's perspective. The feature of a piece of colour pc,
+    type pt on square sq seen from perspective persp is
+    384*(pc != persp) + 64*pt + (sq if persp is White else sq^56).
+    """
+    mask, nib = _squares_and_nibbles(recs)
+    rows, sq = np.nonzero(mask)  # row-major: by record, then by square upward
+    rank = np.cumsum(mask, axis=1)[mask] - 1
+    pc = nib[rows, rank].astype(np.int64)
+    colour, pt = pc >> 3, pc & 7
+    sq = sq.astype(np.int64)
+    white = 384 * (colour != 0) + 64 * pt + sq
+    black = 384 * (colour != 1) + 64 * pt + (sq ^ 56)
+    black_to_move = recs["stm"][rows] == 1
+    stm_idx = np.where(black_to_move, black, white)
+    other_idx = np.where(black_to_move, white, black)
+    counts = mask.sum(axis=1)
+    offsets = np.zeros(len(recs), dtype=np.int64)
+    np.cumsum(counts[:-1], out=offsets[1:])
+    return stm_idx, other_idx, offsets
+
+
+def targets(recs):
+    """(score_stm, result_stm): the search score in centipawns and the game result
+    (0, 0.5, 1) from the side to move's view, as float32 arrays."""
+    sign = np.where(recs["stm"] == 1, -1.0, 1.0).astype(np.float32)
+    score = recs["score"].astype(np.float32) * sign
+    white_result = recs["result"].astype(np.float32) / 2
+    result = np.where(recs["stm"] == 1, 1 - white_result, white_result).astype(np.float32)
+    return score, result

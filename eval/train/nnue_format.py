@@ -1,0 +1,203 @@
+"""The engine's network file, format version 1 (package nnue reads it), and a quantised
+reference evaluator in numpy that does the engine's integer arithmetic.
+
+All numbers little-endian:
+
+    8 bytes  magic "TWFNNUE1"
+    uint32   version = 1, inputs = 768, hidden H (multiple of 16, 16..2048),
+             QA = 255, QB = 64, scale = 400, activation (0 CReLU, 1 SCReLU)
+    int16    feature weights [768][H] (a row per feature) = round(w * QA)
+    int16    feature biases [H] = round(b * QA)
+    int16    output weights [2H] (first H: side to move's accumulator) = round(w * QB)
+    int32    output bias = round(b * QA * QB)
+    uint32   CRC-32 (IEEE, zlib.crc32) of every byte before it
+
+Output in centipawns, side to move's view, c(x) = clamp(x, 0, QA):
+    CReLU:  sum = sum(c(us)*w[:H]) + sum(c(them)*w[H:]);  eval = (sum + bias)*scale/(QA*QB)
+    SCReLU: sum = sum(int16(c(us)*w[:H])*c(us)) + ...;     eval = (sum/QA + bias)*scale/(QA*QB)
+with int16 accumulators and an int32 sum (both wrapping), the last line in int64, and
+every division truncating toward zero (as Go's /).
+"""
+
+import os
+import struct
+import tempfile
+import zlib
+
+import numpy as np
+import torch
+
+from nnue_model import ACTIVATIONS, INPUTS, NNUE, QA, QB, SCALE
+
+MAGIC = b"TWFNNUE1"
+VERSION = 1
+HEADER = struct.Struct("<8s7I")
+
+
+class FormatError(ValueError):
+    """Bytes that are not a version-1 network."""
+
+
+def file_size(hidden):
+    return HEADER.size + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+
+
+def quantise(model):
+    """The model's integer parameters, as the file stores them."""
+    with torch.no_grad():
+        fw = model.ft_weight.detach().cpu().double().numpy() * QA
+        fb = model.ft_bias.detach().cpu().double().numpy() * QA
+        ow = model.out_weight.detach().cpu().double().numpy() * QB
+        ob = float(model.out_bias.detach().cpu().double()) * QA * QB
+    for name, arr, lo, hi in (("feature weights", fw, -32768, 32767), ("feature biases", fb, -32768, 32767),
+                              ("output weights", ow, -32768, 32767)):
+        if not np.isfinite(arr).all() or arr.min() < lo - 0.5 or arr.max() > hi + 0.5:
+            raise FormatError(f"{name} do not fit int16 after quantisation (train with clipping)")
+    if not np.isfinite(ob) or abs(ob) > 2**31 - 1:
+        raise FormatError("output bias does not fit int32 after quantisation")
+    return {
+        "hidden": model.hidden,
+        "activation": model.activation,
+        "ft_weight": np.round(fw).astype(np.int16),
+        "ft_bias": np.round(fb).astype(np.int16),
+        "out_weight": np.round(ow).astype(np.int16),
+        "out_bias": np.int32(round(ob)),
+    }
+
+
+def encode(net):
+    """The file's bytes for quantised parameters (as quantise returns them)."""
+    h = net["hidden"]
+    body = HEADER.pack(MAGIC, VERSION, INPUTS, h, QA, QB, SCALE, ACTIVATIONS.index(net["activation"]))
+    body += np.ascontiguousarray(net["ft_weight"], dtype="<i2").reshape(INPUTS, h).tobytes()
+    body += np.ascontiguousarray(net["ft_bias"], dtype="<i2").reshape(h).tobytes()
+    body += np.ascontiguousarray(net["out_weight"], dtype="<i2").reshape(2 * h).tobytes()
+    body += struct.pack("<i", int(net["out_bias"]))
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def export(model, path):
+    """Write the model as a version-1 network file, atomically (temp file + rename)."""
+    data = encode(quantise(model))
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".nnue-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return len(data)
+
+
+def parse(data):
+    """Parse and check a version-1 network file's bytes; raise FormatError if invalid."""
+    if len(data) < HEADER.size + 8:
+        raise FormatError(f"{len(data)} bytes: too short for a network")
+    magic, version, inputs, h, qa, qb, scale, act = HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise FormatError(f"magic {magic!r}, want {MAGIC!r}")
+    if (version, inputs, qa, qb, scale) != (VERSION, INPUTS, QA, QB, SCALE):
+        raise FormatError(f"version {version}, inputs {inputs}, QA {qa}, QB {qb}, scale {scale}: "
+                          f"want {VERSION}, {INPUTS}, {QA}, {QB}, {SCALE}")
+    if act >= len(ACTIVATIONS):
+        raise FormatError(f"activation {act}")
+    if h < 16 or h > 2048 or h % 16:
+        raise FormatError(f"hidden size {h}")
+    if len(data) != file_size(h):
+        raise FormatError(f"{len(data)} bytes, want {file_size(h)} for hidden size {h}")
+    (crc,) = struct.unpack_from("<I", data, len(data) - 4)
+    if zlib.crc32(data[:-4]) != crc:
+        raise FormatError("checksum mismatch")
+    off = HEADER.size
+    fw = np.frombuffer(data, dtype="<i2", count=INPUTS * h, offset=off).reshape(INPUTS, h)
+    off += 2 * INPUTS * h
+    fb = np.frombuffer(data, dtype="<i2", count=h, offset=off)
+    off += 2 * h
+    ow = np.frombuffer(data, dtype="<i2", count=2 * h, offset=off)
+    off += 4 * h
+    (ob,) = struct.unpack_from("<i", data, off)
+    return {"hidden": h, "activation": ACTIVATIONS[act], "ft_weight": fw.astype(np.int16),
+            "ft_bias": fb.astype(np.int16), "out_weight": ow.astype(np.int16), "out_bias": np.int32(ob)}
+
+
+def load_float(net):
+    """A float model holding the quantised parameters (for comparisons)."""
+    m = NNUE(net["hidden"], net["activation"])
+    with torch.no_grad():
+        m.ft_weight.copy_(torch.from_numpy(net["ft_weight"].astype(np.float32) / QA))
+        m.ft_bias.copy_(torch.from_numpy(net["ft_bias"].astype(np.float32) / QA))
+        m.out_weight.copy_(torch.from_numpy(net["out_weight"].astype(np.float32) / QB))
+        m.out_bias.fill_(float(net["out_bias"]) / (QA * QB))
+    return m
+
+
+def _wrap(x, bits):
+    half = 1 << (bits - 1)
+    return (x + half) % (2 * half) - half
+
+
+def _div(a, b):
+    """Integer division rounding toward zero, as Go's /."""
+    return np.sign(a) * (np.abs(a) // b)
+
+
+def evaluate(net, stm_idx, other_idx, offsets):
+    """Centipawns (side to move's view) of a batch, in the engine's integer arithmetic.
+
+    The features are those of nnue_data.features: flat lists with per-record offsets.
+    """
+    fw = net["ft_weight"].astype(np.int64)
+    fb = net["ft_bias"].astype(np.int64)
+    ow = net["out_weight"].astype(np.int64)
+    h = net["hidden"]
+
+    def acc(idx):
+        return _wrap(fb + np.add.reduceat(fw[idx], offsets, axis=0), 16)
+
+    total = np.zeros(len(offsets), dtype=np.int64)
+    for a, w in ((acc(stm_idx), ow[:h]), (acc(other_idx), ow[h:])):
+        c = np.clip(a, 0, QA)
+        if net["activation"] == "screlu":
+            total += (_wrap(c * w, 16) * c).sum(axis=1)
+        else:
+            total += (c * w).sum(axis=1)
+    total = _wrap(total, 32)
+    if net["activation"] == "screlu":
+        total = _div(total, QA)
+    return _div((total + int(net["out_bias"])) * SCALE, QA * QB)
+
+
+def main(argv=None):
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(description="Export a trainer checkpoint as a network file, or check a network file.")
+    ap.add_argument("checkpoint", nargs="?", help="RUN_DIR/checkpoint.pt of nnue_train.py")
+    ap.add_argument("out", nargs="?", help="network file to write")
+    ap.add_argument("--check", metavar="NET", help="parse NET and print its header")
+    args = ap.parse_args(argv)
+    if args.check:
+        with open(args.check, "rb") as f:
+            data = f.read()
+        try:
+            net = parse(data)
+        except FormatError as e:
+            print(f"{args.check}: {e}", file=sys.stderr)
+            return 1
+        print(f"{args.check}: version {VERSION}, 768 -> {net['hidden']} x2 -> 1, {net['activation']}, "
+              f"{len(data)} bytes, crc32 {zlib.crc32(data[:-4]):08x}")
+        return 0
+    if not args.checkpoint or not args.out:
+        ap.error("want CHECKPOINT OUT, or --check NET")
+    ck = torch.load(args.checkpoint, map_location="cpu")
+    model = NNUE(ck["hidden"], ck["activation"])
+    model.load_state_dict(ck["model"])
+    size = export(model, args.out)
+    print(f"exported {args.out} ({size} bytes) from {args.checkpoint} ({ck['epoch']} epochs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,194 @@
+"""Trainer of Twofold's NNUE evaluation (768 -> H per perspective -> 2H -> 1).
+
+    python3 eval/train/nnue_train.py --data data/*.bin --run-dir runs/nnue1 \\
+        --hidden 256 --epochs 20 --export runs/nnue1/net.nnue
+
+Data: record files of `engine datagen` (nnue_data documents the format), memory-mapped;
+the last --val-fraction of the records (the newest games of the last file) are held out
+and their loss printed each epoch.
+
+Loss: mean squared error between sigmoid(out_cp / K) and the WDL-lambda target
+    lambda * sigmoid(score_cp / K) + (1 - lambda) * result
+both from the side to move's view, out_cp = network output * 400 (the engine's
+centipawns), K = --k (400). lambda defaults to 0.75: the first data sets hold a few
+hundred thousand positions from a few thousand games, so the game results are few and
+shared by ~70 positions each (noisy, strongly correlated labels), while the search score
+is a per-position label; the 0.25 of result still pulls the net away from the
+hand-crafted evaluation's systematic errors (such as misjudged endgames).
+
+Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
+clipped to what the quantised network represents exactly (nnue_model.clip).
+
+State: RUN_DIR/checkpoint.pt (model, optimiser, epochs done, architecture), written
+atomically after every epoch together with RUN_DIR/epoch-NNN.nnue; a rerun with the same
+RUN_DIR resumes after the last finished epoch (--hidden and --activation are then taken
+from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
+
+Exit codes: 0 ok, 2 bad arguments or data, 3 non-finite loss (nothing saved).
+"""
+
+import argparse
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import nnue_data  # noqa: E402
+import nnue_format  # noqa: E402
+from nnue_model import ACTIVATIONS, NNUE, SCALE  # noqa: E402
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", nargs="+", required=True, help="record files of engine datagen")
+    ap.add_argument("--run-dir", required=True, help="checkpoint and per-epoch networks")
+    ap.add_argument("--hidden", type=int, default=256, help="H, a multiple of 16 (new runs only)")
+    ap.add_argument("--activation", choices=ACTIVATIONS, default="screlu", help="new runs only")
+    ap.add_argument("--epochs", type=int, default=20, help="epochs in all, counting resumed ones")
+    ap.add_argument("--epoch-positions", type=int, default=0,
+                    help="positions per epoch (0: the whole training set; else a fresh random sample)")
+    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr-decay", type=float, default=0.9, help="learning rate factor per epoch")
+    ap.add_argument("--wdl-lambda", type=float, default=0.75, help="weight of the score in the target")
+    ap.add_argument("--k", type=float, default=400.0, help="sigmoid scale in centipawns")
+    ap.add_argument("--val-fraction", type=float, default=0.02)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch default)")
+    ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    ap.add_argument("--export", help="write the final network here too")
+    ap.add_argument("--no-check", action="store_true", help="skip validating the data files")
+    args = ap.parse_args(argv)
+    if args.batch < 1 or args.epochs < 1 or args.lr <= 0 or not 0 <= args.wdl_lambda <= 1 or args.k <= 0:
+        ap.error("--batch and --epochs must be positive, --lr and --k positive, --wdl-lambda in [0, 1]")
+    if not 0 <= args.val_fraction < 1 or args.epoch_positions < 0:
+        ap.error("--val-fraction must be in [0, 1), --epoch-positions not negative")
+    return args
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def batch_tensors(recs, device):
+    stm, other, offsets = nnue_data.features(recs)
+    score, result = nnue_data.targets(recs)
+    t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
+    return t(stm), t(other), t(offsets), t(score), t(result)
+
+
+def loss_fn(model, batch, wdl_lambda, k):
+    stm, other, offsets, score, result = batch
+    out = model(stm, other, offsets)
+    pred = torch.sigmoid(out * (SCALE / k))
+    target = wdl_lambda * torch.sigmoid(score / k) + (1 - wdl_lambda) * result
+    return torch.mean((pred - target) ** 2)
+
+
+def evaluate_loss(model, ds, idx, args, device):
+    if len(idx) == 0:
+        return float("nan")
+    total = 0.0
+    with torch.no_grad():
+        for s in range(0, len(idx), args.batch):
+            part = idx[s:s + args.batch]
+            total += float(loss_fn(model, batch_tensors(ds.gather(part), device), args.wdl_lambda, args.k)) * len(part)
+    return total / len(idx)
+
+
+def save_checkpoint(path, model, opt, epoch, args):
+    tmp = path + ".tmp"
+    torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch,
+                "hidden": model.hidden, "activation": model.activation,
+                "args": {k: v for k, v in vars(args).items() if k != "data"}}, tmp)
+    os.replace(tmp, path)
+
+
+def load_or_create(args, device):
+    path = os.path.join(args.run_dir, "checkpoint.pt")
+    if os.path.exists(path):
+        ck = torch.load(path, map_location=device)
+        model = NNUE(ck["hidden"], ck["activation"]).to(device)
+        model.load_state_dict(ck["model"])
+        opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+        opt.load_state_dict(ck["optimizer"])
+        log(f"resumed {path}: {ck['epoch']} epochs done, hidden {ck['hidden']}, {ck['activation']}")
+        return model, opt, ck["epoch"]
+    model = NNUE(args.hidden, args.activation, seed=args.seed).to(device)
+    return model, torch.optim.Adam(model.parameters(), lr=args.lr), 0
+
+
+def resolve_device(name):
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: no CUDA device")
+    return torch.device(name)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    device = resolve_device(args.device)
+    try:
+        ds = nnue_data.Dataset(args.data, check=not args.no_check)
+    except (nnue_data.DataError, OSError) as e:
+        log(f"nnue_train: {e}")
+        return 2
+    os.makedirs(args.run_dir, exist_ok=True)
+    model, opt, done = load_or_create(args, device)
+    n = len(ds)
+    n_val = int(n * args.val_fraction)
+    n_train = n - n_val
+    val_idx = np.arange(n_train, n)
+    log(f"data: {n} positions in {len(ds.paths)} files ({n_train} train, {n_val} validation); "
+        f"hidden {model.hidden} {model.activation}, batch {args.batch}, lambda {args.wdl_lambda}, K {args.k}, "
+        f"device {device}, threads {torch.get_num_threads()}")
+    if done == 0:
+        log(f"epoch 0 val loss {evaluate_loss(model, ds, val_idx, args, device):.6f}")
+    ckpt = os.path.join(args.run_dir, "checkpoint.pt")
+    for epoch in range(done + 1, args.epochs + 1):
+        lr = args.lr * args.lr_decay ** (epoch - 1)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        rng = np.random.default_rng([args.seed, epoch])
+        per_epoch = args.epoch_positions or n_train
+        order = rng.permutation(n_train) if per_epoch >= n_train else rng.integers(0, n_train, per_epoch)
+        start = time.time()
+        total, seen = 0.0, 0
+        model.train()
+        for s in range(0, len(order), args.batch):
+            part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
+            batch = batch_tensors(ds.gather(part), device)
+            loss = loss_fn(model, batch, args.wdl_lambda, args.k)
+            if not math.isfinite(float(loss)):
+                log(f"epoch {epoch}: non-finite loss; nothing saved (lower --lr)")
+                return 3
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            model.clip()
+            total += float(loss) * len(part)
+            seen += len(part)
+        secs = time.time() - start
+        model.eval()
+        val = evaluate_loss(model, ds, val_idx, args, device)
+        save_checkpoint(ckpt, model, opt, epoch, args)
+        net = os.path.join(args.run_dir, f"epoch-{epoch:03d}.nnue")
+        nnue_format.export(model, net)
+        log(f"epoch {epoch} train loss {total / max(seen, 1):.6f} val loss {val:.6f} lr {lr:.2e} "
+            f"positions {seen} time {secs:.1f}s positions/s {seen / max(secs, 1e-9):.0f} -> {net}")
+    if args.export:
+        size = nnue_format.export(model, args.export)
+        log(f"exported {args.export} ({size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,309 @@
+"""Tests of the NNUE trainer. Run from the repository root:
+
+    /usr/bin/python3 -m unittest discover -s eval/train -v
+
+testdata/golden.bin is a record file written by `engine datagen`; the *.nnue files there
+are networks written by Go's package nnue (two with weights in a trained net's ranges,
+two with weights that make its int16/int32 arithmetic wrap), and golden-evals.txt holds
+nnue.Network.Evaluate of every record for each of them, so the numpy reference evaluator
+is checked against the engine's own code.
+"""
+
+import contextlib
+import io
+import os
+import re
+import shutil
+import struct
+import sys
+import tempfile
+import unittest
+import zlib
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import nnue_data  # noqa: E402
+import nnue_format  # noqa: E402
+import nnue_train  # noqa: E402
+from nnue_model import FT_LIMIT, NNUE, OUT_LIMIT, QA, QB, SCALE  # noqa: E402
+
+TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
+GOLDEN_NETS = ["random-crelu", "random-screlu", "wrap-crelu", "wrap-screlu"]
+START = {sq: p for sq, p in enumerate([3, 1, 2, 4, 5, 2, 1, 3] + [0] * 8)}
+START.update({sq ^ 56: p | 8 for sq, p in list(START.items())})
+VALUES = [100, 300, 300, 500, 900, 0]
+
+
+def encode(board, stm=0, score=0, result=1, fullmove=1, reserved=0):
+    """One record of a {square: colour<<3 | type} board, as evaldata.Record.Append."""
+    occ, nibs = 0, []
+    for sq in sorted(board):
+        occ |= 1 << sq
+        nibs.append(board[sq])
+    nibs += [0] * (32 - len(nibs))
+    pcs = bytes(nibs[i] | nibs[i + 1] << 4 for i in range(0, 32, 2))
+    return struct.pack("<Q16sBhBHH", occ, pcs, stm, score, result, fullmove, reserved)
+
+
+def random_board(rs):
+    """Kings and up to 30 random pieces (no pawn on the first or last rank)."""
+    squares = rs.permutation(64)
+    board = {int(squares[0]): 5, int(squares[1]): 13}
+    for sq in squares[2:2 + rs.randint(0, 31)]:
+        pt = rs.randint(0, 5)
+        if pt == 0 and sq // 8 in (0, 7):
+            continue
+        board[int(sq)] = int(rs.randint(0, 2)) << 3 | pt
+    return board
+
+
+def material_records(n, seed):
+    """Random boards labelled with their material balance (White's view) and a result
+    agreeing with it: a target a net can learn."""
+    rs = np.random.RandomState(seed)
+    out = []
+    for _ in range(n):
+        b = random_board(rs)
+        bal = sum(VALUES[p & 7] * (1 if p < 8 else -1) for p in b.values())
+        out.append(encode(b, stm=int(rs.randint(0, 2)), score=max(-3000, min(3000, bal)),
+                          result=2 if bal > 150 else 0 if bal < -150 else 1))
+    return np.frombuffer(b"".join(out), dtype=nnue_data.RECORD)
+
+
+def slow_features(board, stm):
+    """The feature formula, one piece at a time."""
+    lists = []
+    for persp in (stm, 1 - stm):
+        lists.append(sorted(384 * ((p >> 3) != persp) + 64 * (p & 7) + (sq if persp == 0 else sq ^ 56)
+                            for sq, p in board.items()))
+    return lists
+
+
+class DataTest(unittest.TestCase):
+    def test_features_of_start_position(self):
+        recs = np.frombuffer(encode(START) + encode(START, stm=1), dtype=nnue_data.RECORD)
+        stm, other, off = nnue_data.features(recs)
+        self.assertEqual(off.tolist(), [0, 32])
+        # The a2 pawn (square 8) is the first white pawn: feature 8 for White, 384 + 48 for Black.
+        self.assertEqual(stm[8], 8)
+        self.assertEqual(other[8], 384 + 48)
+        # Both sides see the same start position from their own side.
+        self.assertEqual(sorted(stm[:32]), sorted(stm[32:]))
+        self.assertEqual(sorted(stm[:32]), sorted(other[:32]))
+
+    def test_features_match_formula(self):
+        rs = np.random.RandomState(3)
+        boards = [random_board(rs) for _ in range(50)]
+        sides = [int(rs.randint(0, 2)) for _ in boards]
+        recs = np.frombuffer(b"".join(encode(b, stm=s) for b, s in zip(boards, sides)), dtype=nnue_data.RECORD)
+        nnue_data.validate(recs)
+        stm, other, off = nnue_data.features(recs)
+        ends = list(off[1:]) + [len(stm)]
+        for i, (b, s) in enumerate(zip(boards, sides)):
+            want_stm, want_other = slow_features(b, s)
+            self.assertEqual(sorted(stm[off[i]:ends[i]].tolist()), want_stm)
+            self.assertEqual(sorted(other[off[i]:ends[i]].tolist()), want_other)
+
+    def test_targets_from_side_to_move(self):
+        recs = np.frombuffer(encode(START, stm=0, score=120, result=2) + encode(START, stm=1, score=120, result=2)
+                             + encode(START, stm=1, score=-5, result=1), dtype=nnue_data.RECORD)
+        score, result = nnue_data.targets(recs)
+        self.assertEqual(score.tolist(), [120, -120, 5])
+        self.assertEqual(result.tolist(), [1, 0, 0.5])
+
+    def test_validation_rejects_bad_records(self):
+        bad = {
+            "reserved": encode(START, reserved=1),
+            "side": encode(START, stm=2),
+            "result": encode(START, result=3),
+            "piece code": encode({**START, 20: 6}),
+            "no white king": encode({sq: p for sq, p in START.items() if p != 5}),
+        }
+        for name, rec in bad.items():
+            with self.subTest(name), self.assertRaises(nnue_data.DataError):
+                nnue_data.validate(np.frombuffer(rec, dtype=nnue_data.RECORD))
+
+    def test_files_and_gather(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = material_records(10, 1), material_records(7, 2)
+            pa, pb = os.path.join(d, "a.bin"), os.path.join(d, "b.bin")
+            a.tofile(pa)
+            b.tofile(pb)
+            ds = nnue_data.Dataset([pa, pb])
+            self.assertEqual(len(ds), 17)
+            got = ds.gather([16, 0, 10, 9])
+            self.assertEqual(got.tobytes(), b[6].tobytes() + a[0].tobytes() + b[0].tobytes() + a[9].tobytes())
+            with open(pb, "ab") as f:
+                f.write(b"\0" * 5)
+            with self.assertRaises(nnue_data.DataError):
+                nnue_data.Dataset([pa, pb])
+
+    def test_reads_datagen_output(self):
+        ds = nnue_data.Dataset([os.path.join(TESTDATA, "golden.bin")])
+        self.assertGreater(len(ds), 100)
+        recs = ds.gather(np.arange(len(ds)))
+        stm, other, off = nnue_data.features(recs)
+        self.assertTrue(((stm >= 0) & (stm < 768)).all() and ((other >= 0) & (other < 768)).all())
+
+
+class FormatTest(unittest.TestCase):
+    def model(self, act, seed=1, hidden=32):
+        m = NNUE(hidden, act, seed=seed)
+        with torch.no_grad():  # larger than at initialisation, so that clamps are exercised
+            g = torch.Generator().manual_seed(seed)
+            m.ft_weight.copy_(torch.randn(768, hidden, generator=g) * 0.3)
+            m.ft_bias.copy_(torch.randn(hidden, generator=g) * 0.3)
+            m.out_weight.copy_(torch.randn(2 * hidden, generator=g))
+            m.out_bias.fill_(0.37)
+        m.clip()
+        return m
+
+    def test_round_trip(self):
+        for act in ("crelu", "screlu"):
+            q = nnue_format.quantise(self.model(act))
+            data = nnue_format.encode(q)
+            self.assertEqual(len(data), nnue_format.file_size(32))
+            self.assertEqual(data[:8], b"TWFNNUE1")
+            got = nnue_format.parse(data)
+            self.assertEqual(got["activation"], act)
+            self.assertEqual(got["hidden"], 32)
+            for k in ("ft_weight", "ft_bias", "out_weight"):
+                np.testing.assert_array_equal(got[k], q[k])
+            self.assertEqual(got["out_bias"], round(0.37 * QA * QB))
+            self.assertEqual(nnue_format.encode(got), data)
+
+    def test_parse_rejects_bad_files(self):
+        data = nnue_format.encode(nnue_format.quantise(self.model("crelu")))
+        flipped = bytearray(data)
+        flipped[100] ^= 1
+        wrong_scale = bytearray(data)
+        wrong_scale[28] = 1
+        wrong_scale[-4:] = struct.pack("<I", zlib.crc32(bytes(wrong_scale[:-4])))
+        for name, bad in {"checksum": bytes(flipped), "short": data[:-2], "long": data + b"\0", "empty": b"",
+                          "magic": b"TWFNNUE2" + data[8:], "scale": bytes(wrong_scale)}.items():
+            with self.subTest(name), self.assertRaises(nnue_format.FormatError):
+                nnue_format.parse(bad)
+
+    def test_export_refuses_unquantisable(self):
+        m = self.model("crelu")
+        with torch.no_grad():
+            m.ft_weight[0, 0] = 200.0  # 51000 after *QA
+        with self.assertRaises(nnue_format.FormatError):
+            nnue_format.quantise(m)
+
+    def test_clip_keeps_quantisation_exact(self):
+        m = self.model("screlu")
+        with torch.no_grad():
+            m.ft_weight.mul_(100)
+            m.out_weight.mul_(100)
+        m.clip()
+        q = nnue_format.quantise(m)
+        self.assertLessEqual(np.abs(q["out_weight"]).max(), 127)
+        self.assertLessEqual(np.abs(q["ft_weight"].astype(np.int64)).max(), round(FT_LIMIT * QA))
+        self.assertLess(33 * FT_LIMIT * QA, 32767)
+        self.assertLessEqual(OUT_LIMIT * QB, 127)
+
+    def test_reference_matches_go(self):
+        recs = np.fromfile(os.path.join(TESTDATA, "golden.bin"), dtype=nnue_data.RECORD)
+        want = np.loadtxt(os.path.join(TESTDATA, "golden-evals.txt"), dtype=np.int64, comments="#")
+        feats = nnue_data.features(recs)
+        for i, name in enumerate(GOLDEN_NETS):
+            with open(os.path.join(TESTDATA, name + ".nnue"), "rb") as f:
+                net = nnue_format.parse(f.read())
+            with self.subTest(name):
+                np.testing.assert_array_equal(nnue_format.evaluate(net, *feats), want[:, i])
+
+    def test_reference_by_hand(self):
+        # Only the white king on a1 and the black king on h8 (stm White): the
+        # features are 5*64+0 = 320 and 384+320+63 = 767 from White's view, and
+        # 384+320+56 = 760 and 320+7 = 327 from Black's.
+        h = 16
+        fw = np.zeros((768, h), dtype=np.int16)
+        fw[320, 0], fw[767, 0] = 200, 100   # White's acc[0] = 300 -> clamped to 255
+        fw[760, 1], fw[327, 1] = -50, 20    # Black's acc[1] = -30 + bias 40 = 10
+        fb = np.zeros(h, dtype=np.int16)
+        fb[1] = 40
+        ow = np.zeros(2 * h, dtype=np.int16)
+        ow[0], ow[h + 1] = 64, -100
+        recs = np.frombuffer(encode({0: 5, 63: 13}), dtype=nnue_data.RECORD)
+        feats = nnue_data.features(recs)
+        for act, s in (("crelu", 255 * 64 - 10 * 100), ("screlu", (255 * 64 * 255 - 10 * 100 * 10) // 255)):
+            net = {"hidden": h, "activation": act, "ft_weight": fw, "ft_bias": fb, "out_weight": ow, "out_bias": np.int32(-777)}
+            want = int((s - 777) * SCALE / (QA * QB))  # truncated toward zero
+            self.assertEqual(nnue_format.evaluate(net, *feats).tolist(), [want], act)
+
+    def test_quantised_agrees_with_float(self):
+        recs = material_records(300, 5)
+        feats = nnue_data.features(recs)
+        t = [torch.from_numpy(a) for a in feats]
+        for act in ("crelu", "screlu"):
+            m = self.model(act, seed=7, hidden=64)
+            net = nnue_format.quantise(m)
+            q = nnue_format.evaluate(net, *feats)
+            with torch.no_grad():
+                exact = nnue_format.load_float(net)(*t).double().numpy() * SCALE
+                f = m(*t).double().numpy() * SCALE
+            self.assertGreater(np.abs(f).mean(), 100, act)  # not trivially all zero
+            # With the same (quantised) weights, only the integer divisions differ.
+            self.assertLessEqual(np.abs(exact - q).max(), 2, act)
+            # Rounding the weights moves the output by a small fraction of its size.
+            self.assertLess(np.abs(f - q).mean(), 0.01 * np.abs(f).mean(), act)
+
+
+class TrainTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_main(self, *argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = nnue_train.main(list(argv))
+        return code, out.getvalue()
+
+    def test_training_lowers_loss_and_resumes(self):
+        torch.manual_seed(0)
+        data = os.path.join(self.dir, "d.bin")
+        material_records(4000, 11).tofile(data)
+        run = os.path.join(self.dir, "run")
+        net = os.path.join(self.dir, "net.nnue")
+        common = ["--data", data, "--run-dir", run, "--hidden", "32", "--batch", "256", "--lr", "0.01",
+                  "--val-fraction", "0.1", "--threads", "1"]
+        code, out = self.run_main(*common, "--epochs", "3")
+        self.assertEqual(code, 0, out)
+        val = [float(x) for x in re.findall(r"val loss (\S+)", out)]
+        self.assertEqual(len(val), 4, out)  # epoch 0 and three epochs
+        self.assertLess(val[-1], 0.6 * val[0], out)
+        self.assertIn("positions/s", out)
+        self.assertTrue(os.path.exists(os.path.join(run, "epoch-003.nnue")))
+
+        code, out = self.run_main(*common, "--epochs", "4", "--export", net)
+        self.assertEqual(code, 0, out)
+        self.assertIn("resumed", out)
+        self.assertIn("epoch 4 ", out)
+        self.assertNotIn("epoch 1 ", out)
+        with open(net, "rb") as f:
+            parsed = nnue_format.parse(f.read())
+        self.assertEqual(parsed["hidden"], 32)
+        # The exported network's integer evaluation has learnt the material balance.
+        recs = material_records(200, 99)
+        q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
+        score, _ = nnue_data.targets(recs)
+        self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
+
+    def test_bad_data_is_an_error(self):
+        bad = os.path.join(self.dir, "bad.bin")
+        with open(bad, "wb") as f:
+            f.write(b"\1" * 33)
+        code, out = self.run_main("--data", bad, "--run-dir", os.path.join(self.dir, "r"))
+        self.assertEqual(code, 2)
+        self.assertIn("whole number", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
