@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"math/rand/v2"
 
 	"github.com/twofold-chess/twofold/board"
@@ -272,9 +273,12 @@ func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 	return f
 }
 
-// Random returns a network of random weights in the ranges a trained one
-// has (accumulators well inside int16, |output weights| <= 127), for tests
-// and benchmarks; the same seed gives the same network.
+// Random returns a network of random weights for tests and benchmarks,
+// shaped like a trained one: accumulators well inside int16, small output
+// weights, and the other side's output weights the negation of the side
+// to move's, so a position and its colour-flipped twin score opposite and
+// evaluations spread over a few hundred centipawns around 0. The same seed
+// gives the same network.
 func Random(hidden int, act Activation, seed uint64) (*Network, error) {
 	if err := checkHidden(int64(hidden)); err != nil {
 		return nil, err
@@ -287,6 +291,12 @@ func Random(hidden int, act Activation, seed uint64) (*Network, error) {
 		}
 		return out
 	}
-	return New(hidden, act, fill(Inputs*hidden, -48, 48), fill(hidden, -64, 192), fill(2*hidden, -127, 127),
-		int32(r.IntN(2*QA*QB)-QA*QB))
+	fw, fb := fill(Inputs*hidden, -48, 48), fill(hidden, -64, 192)
+	// The output's spread grows with the square root of H.
+	limit := max(1, int(24*math.Sqrt(256/float64(hidden))))
+	ow := fill(2*hidden, -limit, limit)
+	for i := range hidden {
+		ow[hidden+i] = -ow[i]
+	}
+	return New(hidden, act, fw, fb, ow, int32(r.IntN(QA*QB/10)))
 }
