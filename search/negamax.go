@@ -2,7 +2,6 @@ package search
 
 import (
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/eval"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -159,6 +158,9 @@ func (t *thread) stopped() bool { return t.s.stop.Load() }
 func (t *thread) enter(ply int) bool {
 	t.stack[ply].pvLen = 0
 	t.nodes++
+	if verifyNNUE {
+		t.nnueVerify(ply)
+	}
 	if t.nodes&1023 == 0 {
 		t.checkLimits()
 	}
@@ -188,7 +190,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 	if ply >= MaxPly-4 {
-		return eval.Evaluate(p)
+		return t.evaluate(ply)
 	}
 	// Mate-distance pruning: no result here can beat a mate found nearer the root.
 	alpha = max(alpha, -MateScore+ply)
@@ -218,7 +220,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if hit {
 			staticEval = int(tte.eval)
 		} else {
-			staticEval = eval.Evaluate(p)
+			staticEval = t.evaluate(ply)
 		}
 		improving = ply >= 2 && staticEval > t.stack[ply-2].eval
 	}
@@ -235,6 +237,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			ply > 0 && t.stack[ply-1].move != board.NullMove {
 			r := 3 + depth/4 + min((staticEval-beta)/200, 3)
 			f.move, f.piece = board.NullMove, board.NoPiece
+			t.nnueNull(ply)
 			p.MakeNull()
 			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNull()
@@ -297,6 +300,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		f.move, f.piece = m, p.PieceAt(m.From())
+		t.nnueMove(ply, m)
 		p.Make(m)
 		newDepth := depth - 1
 		if givesCheck {
@@ -427,7 +431,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		if inCheck {
 			return 0
 		}
-		return eval.Evaluate(p)
+		return t.evaluate(ply)
 	}
 
 	key := p.Key()
@@ -446,7 +450,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		if hit {
 			standPat = int(tte.eval)
 		} else {
-			standPat = eval.Evaluate(p)
+			standPat = t.evaluate(ply)
 		}
 		if standPat >= beta {
 			return standPat
@@ -484,6 +488,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			}
 		}
 		f.move, f.piece = m, p.PieceAt(m.From())
+		t.nnueMove(ply, m)
 		p.Make(m)
 		score := -t.quiesce(-beta, -alpha, ply+1)
 		p.Unmake()

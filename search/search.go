@@ -10,6 +10,7 @@ import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -19,6 +20,7 @@ type Options struct {
 	MultiPV      int           // lines to report, default 1
 	MoveOverhead time.Duration // kept in hand per move for GUI and transport lag
 	Strength     Strength      // weakening for casual play; zero = full strength
+	Network      *nnue.Network // the static evaluation; nil = the hand-crafted eval.Evaluate
 }
 
 // Searcher runs searches; it keeps the transposition table and the threads'
@@ -320,6 +322,7 @@ type thread struct {
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
+	nn             nnueStack             // the network's accumulators, when Options.Network is set
 }
 
 func (t *thread) clearHistory() {
@@ -341,6 +344,7 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	for i := range t.stack {
 		t.stack[i].killers = [2]board.Move{}
 	}
+	t.nnuePrepare()
 }
 
 // lmrTable[depth][moveNumber] is the late-move reduction in plies.

@@ -1,0 +1,125 @@
+package search
+
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/nnue"
+)
+
+// nnueStack is a thread's network state: one accumulator per ply, updated
+// lazily. Making a move only records what it changes (delta[ply+1]) and
+// marks the child's accumulator stale; the evaluation walks back to the
+// nearest valid ply and applies the recorded deltas forward, storing each
+// step, so a node whose eval the table supplies costs no update at all and
+// siblings share their parent's work. Nothing is recomputed from scratch
+// but the root, once per search.
+type nnueStack struct {
+	net   *nnue.Network
+	acc   []nnue.Accumulator     // [ply]: the position at ply once valid
+	delta [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
+	valid [MaxPly + 4]bool       // acc[ply] matches the position now at ply
+	root  [64]board.Piece        // the root's pieces: the root moves' deltas come from them
+	move1 board.Move             // the root move delta[1] describes
+	fresh *nnue.Accumulator      // for verifyNNUE
+	bad   string                 // the first node where verifyNNUE found a difference
+}
+
+// verifyNNUE makes every node the search enters compare its incrementally
+// updated accumulator with one computed from scratch (tests set it; the
+// result of the search is the same either way).
+var verifyNNUE = false
+
+// nnuePrepare sets the stack up for a search of t.pos with the searcher's
+// network: the root accumulator is computed, every other ply is stale.
+func (t *thread) nnuePrepare() {
+	nn := &t.nn
+	net := t.s.opts.Network
+	if net == nil {
+		nn.net, nn.acc, nn.fresh = nil, nil, nil
+		return
+	}
+	if nn.net != net {
+		nn.net = net
+		nn.acc = nnue.NewAccumulators(net, MaxPly+4)
+		nn.fresh = nnue.NewAccumulator(net)
+	}
+	nn.acc[0].Refresh(t.pos)
+	nn.valid = [MaxPly + 4]bool{0: true}
+	for sq := range nn.root {
+		nn.root[sq] = t.pos.PieceAt(board.Square(sq))
+	}
+	nn.move1 = board.NoMove
+	nn.bad = ""
+}
+
+// nnueMove records m, about to be made at ply, as the change to ply+1.
+func (t *thread) nnueMove(ply int, m board.Move) {
+	if t.nn.net == nil {
+		return
+	}
+	t.nn.delta[ply+1] = nnue.MoveDelta(t.pos, m)
+	t.nn.valid[ply+1] = false
+}
+
+// nnueNull records a null move at ply: ply+1 has the same pieces.
+func (t *thread) nnueNull(ply int) {
+	if t.nn.net == nil {
+		return
+	}
+	t.nn.delta[ply+1] = nnue.Delta{}
+	t.nn.valid[ply+1] = false
+}
+
+// nnueAccumulator brings the accumulator of ply up to date and returns it.
+// The root moves are made by rootSearch without nnueMove; their delta is
+// derived here from the root's pieces whenever stack[0].move changes.
+func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
+	nn := &t.nn
+	if ply > 0 {
+		if m := t.stack[0].move; m != nn.move1 {
+			nn.move1 = m
+			captured := nn.root[m.To()]
+			switch m.Kind() {
+			case board.Castling:
+				captured = board.NoPiece
+			case board.EnPassant:
+				captured = nn.root[m.To()^8]
+			}
+			nn.delta[1] = nnue.NewMoveDelta(m, nn.root[m.From()], captured)
+			nn.valid[1] = false
+		}
+	}
+	k := ply
+	for !nn.valid[k] {
+		k--
+	}
+	for ; k < ply; k++ {
+		nn.acc[k+1].Apply(&nn.acc[k], &nn.delta[k+1])
+		nn.valid[k+1] = true
+	}
+	return &nn.acc[ply]
+}
+
+// evaluate is the static evaluation of the position at ply, from the side
+// to move's point of view: the network's when the searcher has one, the
+// hand-crafted evaluation otherwise. The network's score is kept clear of
+// mate scores.
+func (t *thread) evaluate(ply int) int {
+	if t.nn.net == nil {
+		return eval.Evaluate(t.pos)
+	}
+	v := t.nnueAccumulator(ply).Evaluate(t.pos.Side())
+	return min(max(v, -MateBound+1), MateBound-1)
+}
+
+// nnueVerify compares the accumulator of ply with a fresh one (verifyNNUE).
+func (t *thread) nnueVerify(ply int) {
+	nn := &t.nn
+	if nn.net == nil || nn.bad != "" {
+		return
+	}
+	nn.fresh.Refresh(t.pos)
+	if !t.nnueAccumulator(ply).Equal(nn.fresh) {
+		nn.bad = t.pos.FEN()
+	}
+}

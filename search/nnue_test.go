@@ -1,0 +1,72 @@
+package search_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twofold-chess/twofold/bench"
+	"github.com/twofold-chess/twofold/nnue"
+	"github.com/twofold-chess/twofold/search"
+)
+
+// The network's accumulator stack is allocated once per thread and network,
+// so a search with a network allocates per iteration, not per node.
+func TestSearchWithNetworkDoesNotAllocatePerNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are noisy under -race")
+	}
+	net, err := nnue.Random(256, nnue.SCReLU, 1)
+	require.NoError(t, err)
+	p := pos(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	s := search.New(16, search.Options{Threads: 1, Network: net})
+	s.Search(p, search.Limits{Depth: 2}, nil) // warm-up: the stack is allocated once
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := s.Search(p, search.Limits{Depth: 8}, func(search.Info) {})
+	runtime.ReadMemStats(&after)
+	require.Greater(t, res.Nodes, uint64(20000))
+	assert.Less(t, after.Mallocs-before.Mallocs, uint64(300), "nodes %d", res.Nodes)
+}
+
+// BenchmarkBenchNPS searches the bench positions as "engine bench" does
+// (one thread, a fresh 16 MB table each) with the hand-crafted evaluation
+// and with a random network on each kernel, and reports nodes per second.
+// BENCH_DEPTH-like control: -benchtime=1x runs the suite once per case.
+func BenchmarkBenchNPS(b *testing.B) {
+	const depth = 9
+	type evalCase struct {
+		name string
+		net  *nnue.Network
+	}
+	cases := []evalCase{{"hce", nil}}
+	for _, h := range []int{256, 512} {
+		base, err := nnue.Random(h, nnue.SCReLU, 1)
+		require.NoError(b, err)
+		for _, k := range nnue.Kernels() {
+			n, err := base.WithKernel(k)
+			require.NoError(b, err)
+			cases = append(cases, evalCase{fmt.Sprintf("nnue-%d-%s", h, k), n})
+		}
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var nodes uint64
+			var elapsed time.Duration
+			for b.Loop() {
+				for _, p := range bench.Positions() {
+					s := search.New(16, search.Options{Threads: 1, Network: c.net})
+					start := time.Now()
+					nodes += s.Search(p, search.Limits{Depth: depth}, nil).Nodes
+					elapsed += time.Since(start)
+				}
+			}
+			b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nps")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/suite")
+		})
+	}
+}
