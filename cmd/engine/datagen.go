@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -76,6 +77,10 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "engine datagen:", err)
 			return 1
 		}
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		fmt.Fprintln(stderr, "engine datagen:", err)
+		return 1
 	}
 	w, err := evaldata.OpenAppend(*out)
 	if err != nil {

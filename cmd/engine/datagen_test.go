@@ -15,7 +15,7 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	dir := t.TempDir()
 	book := filepath.Join(dir, "book.epd")
 	require.NoError(t, os.WriteFile(book, []byte("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"e4e5\";\n"), 0o644))
-	out := filepath.Join(dir, "d.bin")
+	out := filepath.Join(dir, "new", "d.bin") // the directory is created
 	args := []string{"datagen", "--out", out, "--games", "2", "--nodes", "150", "--workers", "2", "--book", book, "--max-plies", "40"}
 	code, stdout, stderr := engine(t, "", args...)
 	require.Equal(t, 0, code, stderr)
