@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,4 +225,33 @@ func TestGenerateRejectsBadOpening(t *testing.T) {
 	defer w.Close()
 	_, err = Generate(context.Background(), w, GenOptions{Games: 1, Openings: []string{"not a fen"}})
 	assert.Error(t, err)
+}
+
+func TestChess960Starts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	for range 2000 {
+		fen := chess960Start(rng)
+		p, err := movegen.ParseFEN(fen)
+		require.NoError(t, err, fen)
+		back := strings.Fields(fen)[0][len("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"):]
+		bishops := p.Pieces(board.White, board.Bishop)
+		assert.Equal(t, 2, bishops.Count(), fen)
+		assert.True(t, (bishops&board.LightSquares).Count() == 1, fen)
+		k, r := strings.IndexByte(back, 'K'), strings.Index(back, "R")
+		assert.True(t, r < k && strings.LastIndex(back, "R") > k, fen)
+		assert.Equal(t, board.AllCastling, p.Castling(), fen)
+		seen[back] = true
+	}
+	assert.Greater(t, len(seen), 700) // of the 960
+}
+
+func TestGenerateFRCAndDepth(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.bin")
+	st := generate(t, path, GenOptions{Games: 2, Depth: 2, FRC: 1, RandomPlies: 2, Seed: 3, MaxPlies: 30})
+	assert.Equal(t, int64(2), st.Games)
+	rs := readFile(t, path)
+	require.NotEmpty(t, rs)
+	// The first kept position of a game is an FRC start: not the standard back rank.
+	assert.NotEqual(t, "rnbqkbnr", strings.Split(rs[0].FEN(), "/")[0])
 }

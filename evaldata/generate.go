@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,9 +17,11 @@ import (
 
 // GenOptions configure Generate. Zero values take the defaults noted.
 type GenOptions struct {
-	Nodes       uint64   // search nodes per move (default 5000)
+	Nodes       uint64   // search nodes per move (default 5000 when Depth is 0)
+	Depth       int      // search depth per move instead of (or, with Nodes, besides) nodes
 	RandomPlies int      // random moves after the opening before the searches play
 	Openings    []string // FENs to start from (one drawn per game), or none for the start position
+	FRC         float64  // share of games started from a random Chess960 position instead
 	Workers     int      // games played at once (default 1)
 	HashMB      int      // transposition table per worker (default 16)
 	MaxPlies    int      // searched plies after which a game is a draw (default 400)
@@ -62,7 +65,7 @@ type Stats struct {
 // once when it ends. Cancelling ctx stops the workers between moves; games
 // in flight are dropped. It returns what this run added.
 func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
-	if opt.Nodes == 0 {
+	if opt.Nodes == 0 && opt.Depth <= 0 {
 		opt.Nodes = 5000
 	}
 	opt.Workers = max(opt.Workers, 1)
@@ -169,9 +172,16 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 // plies ended it) or was cut off by ctx.
 func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
 	p := board.StartPosition()
-	if len(opt.Openings) > 0 {
+	var start string
+	switch {
+	case opt.FRC > 0 && rng.Float64() < opt.FRC:
+		start = chess960Start(rng)
+	case len(opt.Openings) > 0:
+		start = opt.Openings[rng.IntN(len(opt.Openings))]
+	}
+	if start != "" {
 		var err error
-		if p, err = movegen.ParseFEN(opt.Openings[rng.IntN(len(opt.Openings))]); err != nil {
+		if p, err = movegen.ParseFEN(start); err != nil {
 			return recs, Draw, false
 		}
 	}
@@ -209,7 +219,7 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		default:
 			return label(Draw)
 		}
-		res := s.Search(p, search.Limits{Nodes: opt.Nodes}, nil)
+		res := s.Search(p, search.Limits{Nodes: opt.Nodes, Depth: opt.Depth}, nil)
 		if res.Best == board.NoMove {
 			return recs, Draw, false // cannot happen in an ongoing game
 		}
@@ -242,4 +252,31 @@ func streak(n int, cond bool) int {
 		return n + 1
 	}
 	return 0
+}
+
+// chess960Start returns a random Chess960 start position as a Shredder-FEN:
+// bishops on squares of both colours, the king between the rooks, Black
+// mirroring White.
+func chess960Start(rng *rand.Rand) string {
+	var rank [8]byte
+	rank[2*rng.IntN(4)] = 'B'
+	rank[2*rng.IntN(4)+1] = 'B'
+	free := func() []int {
+		var f []int
+		for i, c := range rank {
+			if c == 0 {
+				f = append(f, i)
+			}
+		}
+		return f
+	}
+	for _, pc := range []byte{'Q', 'N', 'N'} {
+		f := free()
+		rank[f[rng.IntN(len(f))]] = pc
+	}
+	f := free() // three squares left: rook, king, rook in this order
+	rank[f[0]], rank[f[1]], rank[f[2]] = 'R', 'K', 'R'
+	castling := string([]byte{'A' + byte(f[2]), 'A' + byte(f[0]), 'a' + byte(f[2]), 'a' + byte(f[0])})
+	white := string(rank[:])
+	return strings.ToLower(white) + "/pppppppp/8/8/8/8/PPPPPPPP/" + white + " w " + castling + " - 0 1"
 }

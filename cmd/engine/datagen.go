@@ -17,8 +17,8 @@ import (
 	"github.com/twofold-chess/twofold/texel"
 )
 
-const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N]
-       [--book FILE.epd] [--random-plies N] [--workers N] [--seed N] [--hash MB]
+const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N] [--depth N]
+       [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB]
 
 Self-play games of the alpha-beta searcher at fixed nodes per move, writing
 quiet positions (not in check, best move not a capture or promotion, no
@@ -27,7 +27,8 @@ mate score) with the search score and the game result as 32-byte records
 trainer (eval/train).
 
 Starts: a random line of --book (EPD/FEN, first four fields) or the start
-position, then --random-plies random moves. Games are adjudicated: a win
+position, or for a share --frc of the games a random Chess960 position,
+then --random-plies random moves. Games are adjudicated: a win
 when both sides' searches agree on 1000cp or more for 8 plies, a draw when
 they agree on less than 10cp for 20 plies after move 40, and a draw after
 400 searched plies.
@@ -49,7 +50,9 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 0, "games to play in this run (0: no limit)")
 	positions := fs.Int64("positions", 0, "stop once the file holds this many records (0: no limit)")
 	duration := fs.Duration("duration", 0, "stop after this long, e.g. 60m (0: no limit)")
-	nodes := fs.Uint64("nodes", 5000, "search nodes per move")
+	nodes := fs.Uint64("nodes", 5000, "search nodes per move (0 with --depth: depth only)")
+	depth := fs.Int("depth", 0, "search depth per move (0: nodes only; with --nodes too, whichever comes first)")
+	frc := fs.Float64("frc", 0, "share of games from a random Chess960 start instead of the book (0..1)")
 	book := fs.String("book", "", "EPD or FEN file of openings (one drawn per game)")
 	randomPlies := fs.Int("random-plies", 8, "random moves after the opening")
 	workers := fs.Int("workers", runtime.NumCPU(), "games played at once (one search thread each)")
@@ -66,8 +69,11 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	case *games < 0 || *positions < 0 || *duration < 0 || *randomPlies < 0 || *maxPlies < 1:
 		fmt.Fprintln(stderr, "engine datagen: --games, --positions, --duration and --random-plies must not be negative, --max-plies must be positive")
 		return 2
-	case *nodes < 1 || *workers < 1 || *workers > 1024 || *hash < 1 || *hash > 1<<16:
-		fmt.Fprintln(stderr, "engine datagen: --nodes must be positive, --workers 1..1024, --hash 1..65536")
+	case (*nodes < 1 && *depth < 1) || *depth < 0 || *depth > 64 || *workers < 1 || *workers > 1024 || *hash < 1 || *hash > 1<<16:
+		fmt.Fprintln(stderr, "engine datagen: --nodes or --depth (0..64) must be positive, --workers 1..1024, --hash 1..65536")
+		return 2
+	case !(*frc >= 0 && *frc <= 1):
+		fmt.Fprintln(stderr, "engine datagen: --frc must be in 0..1")
 		return 2
 	}
 	var openings []string
@@ -95,11 +101,11 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/move, %d openings\n",
-		*out, before, *seed, before, *workers, *nodes, len(openings))
+	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g\n",
+		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc)
 	start := time.Now()
 	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
-		Nodes: *nodes, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
+		Nodes: *nodes, Depth: *depth, FRC: *frc, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
 		MaxPlies: *maxPlies, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
 		Progress: stderr,
 	})

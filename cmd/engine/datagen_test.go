@@ -34,12 +34,24 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	assert.Greater(t, st.Size()/evaldata.RecordSize, first)
 }
 
+func TestDatagenDepthAndFRC(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d.bin")
+	code, stdout, stderr := engine(t, "", "datagen", "--out", out, "--games", "1", "--nodes", "0", "--depth", "2",
+		"--frc", "1", "--max-plies", "20", "--workers", "1")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "from 1 games")
+	assert.Contains(t, stderr, "depth 2")
+}
+
 func TestDatagenRejectsBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"datagen"},
 		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--nodes", "0"},
 		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--games", "-1"},
 		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--workers", "0"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--nodes", "0", "--depth", "0"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--frc", "1.5"},
+		{"datagen", "--out", filepath.Join(t.TempDir(), "d"), "--frc", "NaN"},
 	} {
 		code, _, stderr := engine(t, "", args...)
 		assert.Equal(t, 2, code, args)
