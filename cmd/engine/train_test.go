@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"crypto/sha256"
 	enc "encoding/binary"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/loop"
 	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
@@ -73,11 +72,11 @@ func defaultNet(t *testing.T) string {
 	return p
 }
 
-func readState(t *testing.T, runDir string) trainState {
+func readState(t *testing.T, runDir string) loop.State {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(runDir, "state.json"))
 	require.NoError(t, err)
-	var st trainState
+	var st loop.State
 	require.NoError(t, json.Unmarshal(data, &st))
 	return st
 }
@@ -87,7 +86,7 @@ func readState(t *testing.T, runDir string) trainState {
 func TestTrainRunDirLocked(t *testing.T) {
 	requireRuntime(t)
 	dir := t.TempDir()
-	release, err := lockRunDir(dir)
+	release, err := loop.LockRunDir(dir)
 	require.NoError(t, err)
 	start := time.Now()
 	code, _, stderr := engine(t, "", trainArgs(t, dir, 1)...)
@@ -98,95 +97,9 @@ func TestTrainRunDirLocked(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "the refused loop must not touch the run")
 
 	release()
-	release, err = lockRunDir(dir)
+	release, err = loop.LockRunDir(dir)
 	require.NoError(t, err)
 	release()
-}
-
-// TestRunChildHelper is not a test: the tests below run the test binary as
-// a loop stand-in that starts a child through runChild, the helper that
-// starts the trainer, and is then killed.
-func TestRunChildHelper(t *testing.T) {
-	script := os.Getenv("TWOFOLD_RUNCHILD_HELPER")
-	if script == "" {
-		t.Skip("helper process for TestRunChildDiesWithParent")
-	}
-	cmd := exec.Command("/bin/sh", "-c", script)
-	cmd.Stdout = os.Stdout
-	err := runChild(cmd)
-	fmt.Printf("runChild: %v\n", err)
-	os.Exit(0)
-}
-
-// startHelper runs TestRunChildHelper with a child shell script that prints
-// its pid(s) first; it returns the helper, its output and those pids.
-func startHelper(t *testing.T, script string, pids int) (*exec.Cmd, *bufio.Scanner, []int) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRunChildHelper$")
-	cmd.Env = append(os.Environ(), "TWOFOLD_RUNCHILD_HELPER="+script)
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(out)
-	var got []int
-	for range pids {
-		require.True(t, sc.Scan(), "the helper's child printed no pid")
-		pid, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
-		require.NoError(t, err, sc.Text())
-		got = append(got, pid)
-		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-	}
-	return cmd, sc, got
-}
-
-// alive tells whether pid runs (a zombie left for a reaper does not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
-}
-
-// processGone waits up to 10 s for pid to end.
-func processGone(pid int) bool {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !alive(pid) {
-			return true
-		}
-	}
-	return false
-}
-
-// SIGKILL of the loop takes the trainer with it: a killed loop used to
-// leave it training on, beside the restarted loop's trainer.
-func TestRunChildDiesWithParent(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs Linux (/proc and the parent-death signal)")
-	}
-	helper, _, pids := startHelper(t, "echo $$; exec sleep 60", 1)
-	require.True(t, alive(pids[0]))
-	require.NoError(t, helper.Process.Signal(syscall.SIGKILL))
-	helper.Wait()
-	assert.True(t, processGone(pids[0]), "the child outlived its killed parent")
-}
-
-// SIGTERM (or Ctrl-C) to the loop reaches the child's whole process group,
-// its own children included, and the loop reports the interruption.
-func TestRunChildForwardsSignals(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs Linux")
-	}
-	helper, out, pids := startHelper(t, "echo $$; sleep 60 & echo $!; wait", 2)
-	require.NoError(t, helper.Process.Signal(syscall.SIGTERM))
-	require.True(t, out.Scan())
-	assert.Contains(t, out.Text(), "runChild: interrupted by terminated")
-	helper.Wait()
-	for _, pid := range pids {
-		assert.True(t, processGone(pid), "pid %d survived", pid)
-	}
 }
 
 // SIGKILL in the middle of self-play, then the same command again: the
@@ -209,7 +122,7 @@ func TestTrainSelfplayResumesAfterKill(t *testing.T) {
 	}
 
 	cmd := start()
-	var st trainState
+	var st loop.State
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		require.True(t, time.Now().Before(deadline), "self-play recorded no progress")
 		if data, err := os.ReadFile(filepath.Join(runDir, "state.json")); err == nil && json.Unmarshal(data, &st) == nil &&
@@ -381,7 +294,7 @@ func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
 	assert.Contains(t, stderr, "the trainer was rolled back to nets/iter-0000.pt")
 	assert.Contains(t, stderr, "lower --lr (now 1e+06); then run the same command again to retrain iteration 1")
 	st := readState(t, runDir)
-	assert.Equal(t, trainState{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, st)
+	assert.Equal(t, loop.State{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, st)
 	assert.NoFileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx"))
 	assert.FileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx.refused"))
 	assert.FileExists(t, filepath.Join(runDir, "nets", "iter-0001.pt.refused"))
@@ -418,7 +331,7 @@ func TestTrainRefusesDivergedTraining(t *testing.T) {
 		assert.Contains(t, stdout, "error: training diverged: non-finite loss nan")
 		assert.Contains(t, stderr, "iteration 1: candidate nets/iter-0001.onnx refused: training diverged (non-finite loss or weights): train.py exited with status 3.")
 		assert.Contains(t, stderr, "lower --lr (now 0.02)")
-		assert.Equal(t, trainState{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, readState(t, runDir), "attempt %d", attempt)
+		assert.Equal(t, loop.State{Iteration: 1, Phase: "train", Best: "nets/iter-0000.onnx"}, readState(t, runDir), "attempt %d", attempt)
 		assert.NoFileExists(t, filepath.Join(runDir, "nets", "iter-0001.onnx"))
 	}
 	refused, err := os.ReadFile(filepath.Join(runDir, "refused.csv"))

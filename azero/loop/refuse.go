@@ -1,4 +1,4 @@
-package main
+package loop
 
 import (
 	"fmt"
@@ -6,21 +6,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
-// checkCandidate vets a candidate network before it plays: azero's
-// LoadNetwork runs it on fixture positions and refuses NaN or infinite
-// outputs (a diverged trainer's network passes the file checks but crashes
-// a search), and a network that does not load cannot be gated either.
-func checkCandidate(path string) error {
-	_, err := onnx.LoadNetwork(path)
-	return err
-}
-
 // refuse handles a candidate that must not play: training diverged, or its
-// network's outputs are not finite. The candidate's files are renamed aside
+// network does not load (Config.Load refuses NaN or infinite outputs: a
+// diverged trainer's network passes the file checks but crashes a search). The candidate's files are renamed aside
 // (*.refused), so they can neither be gated nor become the best; the
 // trainer's checkpoint is rolled back to the newest earlier iteration's, as
 // training on from weights that diverged would only diverge again; the
@@ -28,8 +18,8 @@ func checkCandidate(path string) error {
 // the same iteration with a message saying what to do. Running the same
 // command again retrains from the good checkpoint, so nothing crashes on
 // the way, whatever happens again.
-func (c *trainConfig) refuse(it int, candidate string, st *trainState, statePath, reason string) error {
-	fmt.Fprintf(c.out, "iteration %d: candidate %s refused: %s\n", it, candidate, reason)
+func (c *Config) refuse(it int, candidate string, st *State, statePath, reason string) error {
+	fmt.Fprintf(c.Out, "iteration %d: candidate %s refused: %s\n", it, candidate, reason)
 	base := strings.TrimSuffix(candidate, ".onnx")
 	for _, f := range []string{candidate, base + ".pt"} {
 		if err := os.Rename(c.path(f), c.path(f)+".refused"); err != nil && !os.IsNotExist(err) {
@@ -53,12 +43,12 @@ func (c *trainConfig) refuse(it int, candidate string, st *trainState, statePath
 	}
 	return fmt.Errorf("iteration %d: candidate %s refused: %s. It was not gated and the best network stays %s; "+
 		"the trainer was rolled back to %s. If training diverged (non-finite), lower --lr (now %g); then run the "+
-		"same command again to retrain iteration %d", it, candidate, reason, st.Best, rollback, c.lr, it)
+		"same command again to retrain iteration %d", it, candidate, reason, st.Best, rollback, c.LR, it)
 }
 
 // newestCheckpointBefore is the newest nets/iter-NNNN.pt of an iteration
 // before it, relative to the run directory, or "".
-func (c *trainConfig) newestCheckpointBefore(it int) string {
+func (c *Config) newestCheckpointBefore(it int) string {
 	paths, _ := filepath.Glob(c.path("nets", "iter-*.pt"))
 	best, bestIt := "", -1
 	for _, p := range paths {

@@ -1,4 +1,4 @@
-package main
+package loop
 
 import (
 	"errors"
@@ -9,14 +9,13 @@ import (
 	"strings"
 
 	"github.com/twofold-chess/twofold/azero"
-	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
-// selfplayProgress is what one iteration's self-play has committed: the
+// SelfPlayProgress is what one iteration's self-play has committed: the
 // games in its recorded chunk files and the PGN up to an offset. Anything
 // of the iteration beyond it was written by a loop killed before it could
 // record it, and is discarded on resume.
-type selfplayProgress struct {
+type SelfPlayProgress struct {
 	Iteration int      `json:"iteration"`
 	Games     int      `json:"games"`      // games in Chunks
 	PGNOffset int64    `json:"pgn_offset"` // size of games.pgn after those games
@@ -29,14 +28,14 @@ type selfplayProgress struct {
 // a seed that depends on how many were done, so that no game is replayed
 // and no data is duplicated. It records the progress in the state file
 // after every chunk.
-func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string) error {
+func (c *Config) selfplayIteration(it int, st *State, statePath string) error {
 	chunkDir, pgnPath := c.path("chunks"), c.path("games.pgn")
 	prefix := fmt.Sprintf("iter%04d-", it)
 	// The run directory is locked, so no one else is writing chunks here.
 	if n, err := azero.RemoveChunkTemps(chunkDir); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(c.out, "selfplay: removed %d temporary chunk files of a killed writer\n", n)
+		fmt.Fprintf(c.Out, "selfplay: removed %d temporary chunk files of a killed writer\n", n)
 	}
 	p := st.SelfPlay
 	if p == nil || p.Iteration != it {
@@ -44,7 +43,7 @@ func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string
 		if err != nil {
 			return err
 		}
-		p = &selfplayProgress{Iteration: it, PGNOffset: size}
+		p = &SelfPlayProgress{Iteration: it, PGNOffset: size}
 		st.SelfPlay = p
 		if err := saveState(statePath, *st); err != nil {
 			return err
@@ -64,7 +63,7 @@ func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string
 		}
 	}
 	if len(stray) > 0 {
-		fmt.Fprintf(c.out, "selfplay: removed %d chunk files of iteration %d written after its last saved progress\n", len(stray), it)
+		fmt.Fprintf(c.Out, "selfplay: removed %d chunk files of iteration %d written after its last saved progress\n", len(stray), it)
 	}
 	// Likewise PGN games appended after the record.
 	if size, err := fileSize(pgnPath); err != nil {
@@ -73,24 +72,24 @@ func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string
 		if err := os.Truncate(pgnPath, p.PGNOffset); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.out, "selfplay: cut %s back to the %d bytes of the saved games\n", pgnPath, p.PGNOffset)
+		fmt.Fprintf(c.Out, "selfplay: cut %s back to the %d bytes of the saved games\n", pgnPath, p.PGNOffset)
 	}
-	remaining := c.gamesPerIter - p.Games
+	remaining := c.GamesPerIter - p.Games
 	if remaining <= 0 {
 		return nil
 	}
-	best, err := onnx.LoadNetwork(c.path(st.Best))
+	best, err := c.Load(c.path(st.Best))
 	if err != nil {
 		return err
 	}
-	cfg := *c.selfplay
+	cfg := c.SelfPlay
 	cfg.Games = remaining
 	cfg.ChunkDir = chunkDir
 	cfg.ChunkPrefix = prefix
-	cfg.Seed = c.selfplay.Seed*1_000_003 + uint64(it)
+	cfg.Seed = c.SelfPlay.Seed*1_000_003 + uint64(it)
 	done := p.Games
 	if done > 0 {
-		fmt.Fprintf(c.out, "selfplay: iteration %d resumes after %d of %d games\n", it, done, c.gamesPerIter)
+		fmt.Fprintf(c.Out, "selfplay: iteration %d resumes after %d of %d games\n", it, done, c.GamesPerIter)
 		// A fresh seed stream, so the remaining games are not the first
 		// games of the killed attempt over again; the prefix keeps the
 		// file names apart from that attempt's.
@@ -108,7 +107,7 @@ func (c *trainConfig) selfplayIteration(it int, st *trainState, statePath string
 	// games' PGN are written, so the chunk files listed here are exactly
 	// those whose games s counts.
 	cfg.Progress = func(s azero.SelfPlayStats) {
-		fmt.Fprintf(c.out, "selfplay %s\n", s)
+		fmt.Fprintf(c.Out, "selfplay %s\n", s)
 		if recordErr != nil {
 			return
 		}

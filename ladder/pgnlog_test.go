@@ -1,4 +1,4 @@
-package main
+package ladder_test
 
 import (
 	"os"
@@ -14,12 +14,12 @@ import (
 
 func TestPGNLogMatchColours(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.pgn")
-	log, err := openPGNLog(path, "Test match")
+	log, err := ladder.OpenPGNLog(path, "Test match")
 	require.NoError(t, err)
 	ladder.Match(ladder.NewRandom(1), ladder.NewRandom(2), 4, 20, func(done int, _ ladder.Score, g ladder.GameResult) {
-		log.matchGame(g, "subject", "opponent", done)
+		log.MatchGame(g, "subject", "opponent", done)
 	})
-	require.NoError(t, log.close())
+	require.NoError(t, log.Close())
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	text := string(data)
@@ -36,12 +36,12 @@ func TestPGNLogMatchColours(t *testing.T) {
 		assert.Contains(t, g, `[Round "`+string(rune('1'+i))+`"]`)
 	}
 
-	var none *pgnLog
-	assert.NotPanics(t, func() { none.matchGame(ladder.GameResult{}, "a", "b", 1) })
-	assert.NoError(t, none.close())
-	none, err = openPGNLog("", "x")
+	var none *ladder.PGNLog
+	assert.NotPanics(t, func() { none.MatchGame(ladder.GameResult{}, "a", "b", 1) })
+	assert.NoError(t, none.Close())
+	none, err = ladder.OpenPGNLog("", "x")
 	assert.NoError(t, err)
 	assert.Nil(t, none)
-	_, err = openPGNLog(filepath.Join(t.TempDir(), "no", "such", "dir.pgn"), "x")
+	_, err = ladder.OpenPGNLog(filepath.Join(t.TempDir(), "no", "such", "dir.pgn"), "x")
 	assert.Error(t, err)
 }

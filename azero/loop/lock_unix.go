@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package loop
 
 import (
 	"errors"
@@ -12,13 +12,13 @@ import (
 	"syscall"
 )
 
-// lockRunDir takes an exclusive, non-blocking flock on DIR/lock for the
+// LockRunDir takes an exclusive, non-blocking flock on DIR/lock for the
 // loop's lifetime, so a second `engine train` on the same directory fails at
 // once instead of training a second writer on the same checkpoint. The
 // kernel drops the lock when the process dies, however it dies, so a stale
 // lock file never blocks a restart. The file holds the holder's pid, for
 // the message.
-func lockRunDir(dir string) (release func(), err error) {
+func LockRunDir(dir string) (release func(), err error) {
 	path := filepath.Join(dir, "lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package loop
 
 import (
 	"fmt"
