@@ -153,3 +153,36 @@ def targets(recs):
     white_result = recs["result"].astype(np.float32) / 2
     result = np.where(recs["stm"] == 1, 1 - white_result, white_result).astype(np.float32)
     return score, result
+
+
+def describe(recs):
+    """Summary lines of a record array: counts, results, score and game-phase spread."""
+    n = len(recs)
+    if n == 0:
+        return ["0 positions"]
+    res = np.bincount(recs["result"], minlength=3)
+    score = recs["score"].astype(np.int64)
+    pieces = np.unpackbits(np.ascontiguousarray(recs["occupancy"]).astype("<u8").view(np.uint8)).reshape(n, 64).sum(1)
+    q = np.percentile(score, [1, 10, 50, 90, 99]).astype(int).tolist()
+    return [
+        f"{n} positions; results (White's view) 1-0 {res[2] / n:.1%}, draw {res[1] / n:.1%}, 0-1 {res[0] / n:.1%}",
+        f"score (White's view) mean {score.mean():.1f}, |score| mean {np.abs(score).mean():.1f}, "
+        f"percentiles 1/10/50/90/99: {q}",
+        f"side to move Black {(recs['stm'] == 1).mean():.1%}; pieces on the board mean {pieces.mean():.1f}, "
+        f"<= 10 pieces {(pieces <= 10).mean():.1%}; fullmove median {int(np.median(recs['fullmove']))}",
+    ]
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        print("usage: nnue_data.py FILE... (checks the record files and prints a summary)", file=sys.stderr)
+        sys.exit(2)
+    try:
+        ds = Dataset(sys.argv[1:])
+    except (DataError, OSError) as e:
+        print(f"nnue_data: {e}", file=sys.stderr)
+        sys.exit(1)
+    for line in describe(ds.gather(np.arange(len(ds)))):
+        print(line)

@@ -62,6 +62,7 @@ def parse_args(argv):
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch default)")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--export", help="write the final network here too")
+    ap.add_argument("--log-every", type=float, default=30, help="seconds between progress lines within an epoch")
     ap.add_argument("--no-check", action="store_true", help="skip validating the data files")
     args = ap.parse_args(argv)
     if args.batch < 1 or args.epochs < 1 or args.lr <= 0 or not 0 <= args.wdl_lambda <= 1 or args.k <= 0:
@@ -162,6 +163,7 @@ def main(argv=None):
         order = rng.permutation(n_train) if per_epoch >= n_train else rng.integers(0, n_train, per_epoch)
         start = time.time()
         total, seen = 0.0, 0
+        last_log = start
         model.train()
         for s in range(0, len(order), args.batch):
             part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
@@ -176,6 +178,10 @@ def main(argv=None):
             model.clip()
             total += float(loss) * len(part)
             seen += len(part)
+            if time.time() - last_log >= args.log_every:
+                last_log = time.time()
+                log(f"epoch {epoch} {seen}/{len(order)} positions, loss {total / seen:.6f}, "
+                    f"positions/s {seen / (last_log - start):.0f}")
         secs = time.time() - start
         model.eval()
         val = evaluate_loss(model, ds, val_idx, args, device)

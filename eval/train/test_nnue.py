@@ -141,6 +141,14 @@ class DataTest(unittest.TestCase):
             with self.assertRaises(nnue_data.DataError):
                 nnue_data.Dataset([pa, pb])
 
+    def test_describe(self):
+        recs = np.frombuffer(encode(START, result=2, score=30) + encode({4: 5, 60: 13}, stm=1, result=1, score=-10),
+                             dtype=nnue_data.RECORD)
+        lines = nnue_data.describe(recs)
+        self.assertIn("2 positions; results (White's view) 1-0 50.0%, draw 50.0%, 0-1 0.0%", lines[0])
+        self.assertIn("mean 10.0", lines[1])
+        self.assertIn("pieces on the board mean 17.0", lines[2])
+
     def test_reads_datagen_output(self):
         ds = nnue_data.Dataset([os.path.join(TESTDATA, "golden.bin")])
         self.assertGreater(len(ds), 100)
