@@ -255,3 +255,19 @@ func TestGenerateFRCAndDepth(t *testing.T) {
 	// The first kept position of a game is an FRC start: not the standard back rank.
 	assert.NotEqual(t, "rnbqkbnr", strings.Split(rs[0].FEN(), "/")[0])
 }
+
+func TestGenerateSkipsFinishedStarts(t *testing.T) {
+	mated := "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" // fool's mate
+	path := filepath.Join(t.TempDir(), "d.bin")
+	st := generate(t, path, GenOptions{Games: 2, Nodes: 100, Openings: []string{mated}})
+	assert.Zero(t, st.Games)
+	assert.Empty(t, readFile(t, path))
+
+	// With a playable opening beside it, the finished one is drawn again.
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 20 {
+		p := startPosition(rng, &GenOptions{Openings: []string{mated, board.StartFEN}, RandomPlies: 2})
+		require.NotNil(t, p)
+		assert.False(t, movegen.GameStatus(p).Over())
+	}
+}

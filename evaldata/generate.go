@@ -171,29 +171,8 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 // with the result. ok is false for a game that could not start (the random
 // plies ended it) or was cut off by ctx.
 func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
-	p := board.StartPosition()
-	var start string
-	switch {
-	case opt.FRC > 0 && rng.Float64() < opt.FRC:
-		start = chess960Start(rng)
-	case len(opt.Openings) > 0:
-		start = opt.Openings[rng.IntN(len(opt.Openings))]
-	}
-	if start != "" {
-		var err error
-		if p, err = movegen.ParseFEN(start); err != nil {
-			return recs, Draw, false
-		}
-	}
-	var ml movegen.MoveList
-	for range opt.RandomPlies {
-		movegen.Legal(p, &ml)
-		if ml.Len() == 0 {
-			return recs, Draw, false
-		}
-		p.Make(ml.At(rng.IntN(ml.Len())))
-	}
-	if movegen.GameStatus(p).Over() {
+	p := startPosition(rng, opt)
+	if p == nil {
 		return recs, Draw, false
 	}
 	s.Clear()
@@ -244,6 +223,39 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		p.Make(res.Best)
 	}
 	return label(Draw)
+}
+
+// startPosition draws a game's start: the opening, then the random plies.
+// A start whose random plies end the game is drawn again (from the same
+// random stream, so the game stays reproducible); nil after many tries.
+func startPosition(rng *rand.Rand, opt *GenOptions) *board.Position {
+	var ml movegen.MoveList
+	for range 100 {
+		p := board.StartPosition()
+		var start string
+		switch {
+		case opt.FRC > 0 && rng.Float64() < opt.FRC:
+			start = chess960Start(rng)
+		case len(opt.Openings) > 0:
+			start = opt.Openings[rng.IntN(len(opt.Openings))]
+		}
+		if start != "" {
+			var err error
+			if p, err = movegen.ParseFEN(start); err != nil {
+				return nil // Generate checked the openings
+			}
+		}
+		for range opt.RandomPlies {
+			if movegen.Legal(p, &ml); ml.Len() == 0 {
+				break
+			}
+			p.Make(ml.At(rng.IntN(ml.Len())))
+		}
+		if !movegen.GameStatus(p).Over() {
+			return p
+		}
+	}
+	return nil
 }
 
 // streak extends a run of plies while cond holds and resets it otherwise.
