@@ -45,6 +45,7 @@ const (
 	clockReserve       = 5 * time.Millisecond
 	suddenDeathMoves   = 25   // sudden death: aim at this share of the clock, plus incShare of the increment
 	incShare           = 0.75 // the rest of the increment keeps the clock from draining to nothing
+	lowClockIncrements = 8    // below this many increments on the clock, spend less of each
 	maxPlannedMoves    = 50   // movestogo beyond this is planned as this
 	hardOverAim        = 5    // the hard limit is at most this many times the aim
 	minItersForBudget  = 4    // SoftStop lets shallower searches run on
@@ -71,15 +72,23 @@ func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now 
 		// saturate instead of wrapping negative ("no limit").
 		usable := float64(max(left-overhead-clockReserve, time.Millisecond))
 		share := maxShareOfClock
+		// Most of the increment is spent, but less when the clock holds
+		// fewer than lowClockIncrements of them, so it refills: a clock
+		// run down to one or two increments flags at the first stall of a
+		// loaded machine (seen at 5+0.05 under load).
+		incPart := 0.0
+		if inc > 0 {
+			incPart = incShare * float64(inc) * min(1, usable/(lowClockIncrements*float64(inc)))
+		}
 		var aim float64
 		if mtg := lim.MovesToGo; mtg > 0 {
 			mtg = min(mtg, maxPlannedMoves)
-			aim = 1.8*usable/float64(mtg+5) + incShare*float64(inc)
+			aim = 1.8*usable/float64(mtg+5) + incPart
 			if mtg == 1 {
 				share = maxShareLastMove
 			}
 		} else {
-			aim = usable/suddenDeathMoves + incShare*float64(inc)
+			aim = usable/suddenDeathMoves + incPart
 		}
 		hardF := min(aim*hardOverAim, usable*share)
 		hard = max(duration(hardF), time.Millisecond)

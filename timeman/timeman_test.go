@@ -104,8 +104,8 @@ func TestClockAim(t *testing.T) {
 			1.8 * usable(60*time.Second) / 45, 5 * 1.8 * usable(60*time.Second) / 45},
 		{"last move before the control", 10 * time.Second, 0, 1,
 			1.8 * usable(10*time.Second) / 6, 0.8 * usable(10*time.Second)},
-		{"short clock, big increment: the clock share caps", 100 * time.Millisecond, time.Second, 0,
-			0.4 * usable(100*time.Millisecond), 0.4 * usable(100*time.Millisecond)},
+		{"short clock, big increment: less of it until the clock refills", 100 * time.Millisecond, time.Second, 0,
+			usable(100*time.Millisecond)/25 + 0.75*usable(100*time.Millisecond)/8, 0.4 * usable(100*time.Millisecond)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var clk Clock
