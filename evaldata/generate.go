@@ -168,8 +168,8 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 }
 
 // playGame plays one game and appends its kept positions to recs, labelled
-// with the result. ok is false for a game that could not start (the random
-// plies ended it) or was cut off by ctx.
+// with the result. ok is false for a game that found no playable start
+// (startPosition) or was cut off by ctx.
 func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
 	p := startPosition(rng, opt)
 	if p == nil {
