@@ -71,8 +71,9 @@ func (t *thread) nnueNull(ply int) {
 }
 
 // nnueAccumulator brings the accumulator of ply up to date and returns it.
-// The root moves are made by rootSearch without nnueMove; their delta is
-// derived here from the root's pieces whenever stack[0].move changes.
+// The root moves are made without nnueMove (by rootSearch and weakSearch,
+// which set stack[0].move first); their delta is derived here from the
+// root's pieces whenever stack[0].move changes.
 func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 	nn := &t.nn
 	if ply > 0 {

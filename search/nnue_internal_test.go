@@ -99,6 +99,13 @@ func TestNNUEStackAcrossSearches(t *testing.T) {
 		require.NoError(t, err)
 		p.Make(m)
 	}
+	// The weakened modes make the root moves themselves.
+	for _, st := range []Strength{{Depth: 4, Margin: 50}, {Nodes: 5000}} {
+		s.SetOptions(Options{Network: a, Strength: st})
+		res := s.Search(p, Limits{}, nil)
+		require.NotEqual(t, board.NoMove, res.Best)
+		require.Empty(t, s.threads[0].nn.bad, "strength %+v", st)
+	}
 	s.SetOptions(Options{})
 	s.Search(p, Limits{Depth: 3}, nil)
 	assert.Nil(t, s.threads[0].nn.acc, "no network: no accumulators kept")
