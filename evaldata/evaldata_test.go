@@ -208,6 +208,9 @@ func TestGenerateStopsAtPositionsAndOnCancel(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.bin")
 	st := generate(t, path, GenOptions{Positions: 30, Nodes: 100, Workers: 2, RandomPlies: 6, Seed: 1, MaxPlies: 40})
 	assert.GreaterOrEqual(t, st.Positions, int64(30))
+	// A file that already holds the positions asked for gets no more.
+	st = generate(t, path, GenOptions{Positions: 30, Nodes: 100, Seed: 1})
+	assert.Zero(t, st.Games)
 
 	w, err := OpenAppend(path)
 	require.NoError(t, err)
@@ -270,4 +273,13 @@ func TestGenerateSkipsFinishedStarts(t *testing.T) {
 		require.NotNil(t, p)
 		assert.False(t, movegen.GameStatus(p).Over())
 	}
+}
+
+func TestGenerateReportsWriteError(t *testing.T) {
+	w, err := OpenAppend(filepath.Join(t.TempDir(), "d.bin"))
+	require.NoError(t, err)
+	require.NoError(t, w.Close()) // every write now fails
+	st, err := Generate(context.Background(), w, GenOptions{Games: 3, Nodes: 100, Workers: 2, RandomPlies: 4, MaxPlies: 20})
+	assert.Error(t, err)
+	assert.Zero(t, st.Games)
 }

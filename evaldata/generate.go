@@ -83,6 +83,9 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 			return Stats{}, fmt.Errorf("opening %d: %w", i+1, err)
 		}
 	}
+	if opt.Positions > 0 && w.Records() >= opt.Positions {
+		return Stats{}, nil // the file is complete
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -141,6 +144,8 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 						firstErr = err
 					}
 					cancel()
+					mu.Unlock()
+					return
 				}
 				st.Games++
 				st.Positions += int64(len(recs))
