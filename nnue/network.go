@@ -233,7 +233,7 @@ func (n *Network) Activation() Activation { return n.activation }
 // and Activation, what names a network in messages.
 func (n *Network) Checksum() uint32 { return n.checksum }
 
-// String describes the network, e.g. "768x2->256->1 SCReLU, crc 1a2b3c4d".
+// String describes the network, e.g. "(768->256)x2->1 SCReLU, crc 1a2b3c4d".
 func (n *Network) String() string {
 	return fmt.Sprintf("(%d->%d)x2->1 %v, crc %08x", Inputs, n.hidden, n.activation, n.checksum)
 }
