@@ -5,7 +5,9 @@ import "github.com/twofold-chess/twofold/board"
 // Accumulator holds one position's hidden-layer sums, one row of H per
 // perspective (indexed by board.Color). It belongs to the network it was
 // made for and is updated as moves are made (Apply and the primitives
-// below) or recomputed with Refresh; none of its methods allocate.
+// below) or recomputed with Refresh; none of its methods allocate. The
+// methods that take a source accumulator need one made for the same
+// network (or one sharing its weights through WithKernel).
 type Accumulator struct {
 	net  *Network
 	vals [2][]int16
@@ -166,7 +168,8 @@ type PieceSquare struct {
 func (ps PieceSquare) feature(persp board.Color) int { return FeatureIndex(persp, ps.Piece, ps.Square) }
 
 // Delta is what a move changes in the features: at most two pieces added
-// and two removed. The zero Delta changes nothing (a null move).
+// and two removed (a third Add or Sub panics). The zero Delta changes
+// nothing (a null move).
 type Delta struct {
 	add, sub   [2]PieceSquare
 	adds, subs uint8
