@@ -1,0 +1,73 @@
+"""Writes the golden networks of nnue/golden_test.go with code independent of
+the engine's: format v1 as the package comment describes it, evaluated in
+exact integer arithmetic (so the Go kernels are checked against the spec,
+not against themselves). Run from this directory: python3 golden.py"""
+import random
+import struct
+import zlib
+
+H = 16
+FENS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
+    "1rbnqbkr/ppppp1p1/1n3p2/7p/1P1P4/1R6/P1P1PPPP/N1BNQBKR w Hhb - 1 4",
+]
+
+
+def trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def pieces(fen):
+    out = []
+    for r, rank in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in rank:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            out.append(("w" if ch.isupper() else "b", "pnbrqk".index(ch.lower()), (7 - r) * 8 + f))
+            f += 1
+    return out
+
+
+def golden(act, seed):
+    rng = random.Random(seed)
+    fw = [[rng.randint(-40, 40) for _ in range(H)] for _ in range(768)]
+    fb = [rng.randint(-50, 200) for _ in range(H)]
+    ow = [rng.randint(-127, 127) for _ in range(2 * H)]
+    ob = rng.randint(-20000, 20000)
+    body = b"TWFNNUE1" + struct.pack("<7I", 1, 768, H, 255, 64, 400, act)
+    body += struct.pack("<%dh" % (768 * H), *[w for row in fw for w in row])
+    body += struct.pack("<%dh" % H, *fb) + struct.pack("<%dh" % (2 * H), *ow) + struct.pack("<i", ob)
+    name = ["crelu", "screlu"][act]
+    with open("golden-%s.nnue" % name, "wb") as f:
+        f.write(body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF))
+    lines = []
+    for fen in FENS:
+        side = fen.split()[1]
+        acc = {}
+        for persp in "wb":
+            a = list(fb)
+            for c, pt, sq in pieces(fen):
+                idx = 384 * (c != persp) + 64 * pt + (sq if persp == "w" else sq ^ 56)
+                a = [x + y for x, y in zip(a, fw[idx])]
+            acc[persp] = a
+        s = 0
+        for i, x in enumerate(acc[side] + acc["b" if side == "w" else "w"]):
+            c = min(max(x, 0), 255)
+            s += c * ow[i] * (c if act == 1 else 1)
+        if act == 1:
+            s = trunc_div(s, 255)
+        lines.append("%d;%s" % (trunc_div((s + ob) * 400, 255 * 64), fen))
+    with open("golden-%s.txt" % name, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+golden(0, 1)
+golden(1, 2)
