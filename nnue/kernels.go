@@ -53,8 +53,10 @@ func kernelsByName(name string) *kernels {
 	return nil
 }
 
-// The pure kernels index every slice with the same i; the re-slicing to
+// The Go update kernels index every slice with the same i; re-slicing to
 // len(dst) lets the compiler drop the bounds checks inside the loops.
+// (Packing four lanes in a uint64 measured no faster: these loops already
+// run at about a lane per cycle.)
 
 func copyAddGo(dst, src, a []int16) {
 	src, a = src[:len(dst)], a[:len(dst)]
@@ -94,32 +96,43 @@ func addAddSubSubGo(dst, src, a1, a2, s1, s2 []int16) {
 // crelu clamps an accumulator value to 0..QA.
 func crelu(x int16) int16 { return min(max(x, 0), QA) }
 
+// The Go dot kernels keep four partial sums, so the additions of
+// neighbouring lanes do not wait on one another (about 1.4 times faster
+// than one sum; int32 wrap-around makes the order irrelevant to the
+// result). H is a multiple of 16, so no lanes are left over.
+
 func dotCReLUGo(us, them, w []int16) int32 {
 	h := len(us)
-	wu, wt := w[:h], w[h:2*h]
-	them = them[:h]
-	var sum int32
-	for i, x := range us {
-		sum += int32(crelu(x)) * int32(wu[i])
-	}
-	for i, x := range them {
-		sum += int32(crelu(x)) * int32(wt[i])
-	}
-	return sum
+	return creluDotGo(us, w[:h]) + creluDotGo(them[:h], w[h:2*h])
 }
 
 func dotSCReLUGo(us, them, w []int16) int32 {
 	h := len(us)
-	wu, wt := w[:h], w[h:2*h]
-	them = them[:h]
-	var sum int32
-	for i, x := range us {
-		c := crelu(x)
-		sum += int32(c*wu[i]) * int32(c) // c*w wraps in int16, as VPMULLW does
+	return screluDotGo(us, w[:h]) + screluDotGo(them[:h], w[h:2*h])
+}
+
+func creluDotGo(x, w []int16) int32 {
+	var s0, s1, s2, s3 int32
+	for i := 0; i+4 <= len(x); i += 4 {
+		x4, w4 := x[i:i+4:i+4], w[i:i+4:i+4]
+		s0 += int32(crelu(x4[0])) * int32(w4[0])
+		s1 += int32(crelu(x4[1])) * int32(w4[1])
+		s2 += int32(crelu(x4[2])) * int32(w4[2])
+		s3 += int32(crelu(x4[3])) * int32(w4[3])
 	}
-	for i, x := range them {
-		c := crelu(x)
-		sum += int32(c*wt[i]) * int32(c)
+	return s0 + s1 + s2 + s3
+}
+
+// screluDotGo takes c*w in int16 (wrapping, as VPMULLW does), then times c.
+func screluDotGo(x, w []int16) int32 {
+	var s0, s1, s2, s3 int32
+	for i := 0; i+4 <= len(x); i += 4 {
+		x4, w4 := x[i:i+4:i+4], w[i:i+4:i+4]
+		c0, c1, c2, c3 := crelu(x4[0]), crelu(x4[1]), crelu(x4[2]), crelu(x4[3])
+		s0 += int32(c0*w4[0]) * int32(c0)
+		s1 += int32(c1*w4[1]) * int32(c1)
+		s2 += int32(c2*w4[2]) * int32(c2)
+		s3 += int32(c3*w4[3]) * int32(c3)
 	}
-	return sum
+	return s0 + s1 + s2 + s3
 }

@@ -149,3 +149,43 @@ func TestPureKernelsDirectly(t *testing.T) {
 		assert.Equal(t, dotSCReLUGo(us, them, w), k.dotSCReLU(us, them, w), name)
 	}
 }
+
+// TestGoUpdateKernels checks the Go update kernels lane by lane against
+// plain int16 arithmetic on values from the whole range, so every lane
+// wraps somewhere, on slices that start at and off an 8-byte boundary.
+func TestGoUpdateKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 64
+	for iter := 0; iter < 200; iter++ {
+		var in [6][]int16
+		for k := range in {
+			in[k] = make([]int16, n+1)
+			for i := range in[k] {
+				in[k][i] = int16(r.Uint32())
+			}
+		}
+		for _, off := range []int{0, 1} {
+			v := func(k int) []int16 { return in[k][off : off+n-off*16] } // 64 or 48 lanes
+			src, a1, a2, s1, s2 := v(0), v(1), v(2), v(3), v(4)
+			dst := v(5)
+			want := make([]int16, len(dst))
+			check := func(name string, f func(i int) int16) {
+				t.Helper()
+				for i := range want {
+					want[i] = f(i)
+				}
+				require.Equal(t, want, dst, "%s, offset %d", name, off)
+			}
+			copyAddGo(dst, src, a1)
+			check("copyAdd", func(i int) int16 { return src[i] + a1[i] })
+			copySubGo(dst, src, s1)
+			check("copySub", func(i int) int16 { return src[i] - s1[i] })
+			addSubGo(dst, src, a1, s1)
+			check("addSub", func(i int) int16 { return src[i] + a1[i] - s1[i] })
+			addSubSubGo(dst, src, a1, s1, s2)
+			check("addSubSub", func(i int) int16 { return src[i] + a1[i] - s1[i] - s2[i] })
+			addAddSubSubGo(dst, src, a1, a2, s1, s2)
+			check("addAddSubSub", func(i int) int16 { return src[i] + a1[i] + a2[i] - s1[i] - s2[i] })
+		}
+	}
+}
