@@ -283,3 +283,23 @@ func TestGenerateReportsWriteError(t *testing.T) {
 	assert.Error(t, err)
 	assert.Zero(t, st.Games)
 }
+
+func TestGenerateMaxStartScore(t *testing.T) {
+	// A white queen against a bare king: every start is far beyond 300 cp.
+	lopsided := "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+	path := filepath.Join(t.TempDir(), "d.bin")
+	st := generate(t, path, GenOptions{Games: 2, Nodes: 200, MaxStartScore: 300, Openings: []string{lopsided}})
+	assert.Zero(t, st.Games)
+	st = generate(t, path, GenOptions{Games: 1, Nodes: 200, MaxPlies: 6, Openings: []string{lopsided}})
+	assert.Equal(t, int64(1), st.Games)
+
+	// Balanced starts pass the check: the games are those played without it.
+	opt := GenOptions{Games: 2, Nodes: 200, RandomPlies: 2, Seed: 4, MaxPlies: 30}
+	a, b := filepath.Join(t.TempDir(), "a.bin"), filepath.Join(t.TempDir(), "b.bin")
+	generate(t, a, opt)
+	opt.MaxStartScore = 10000
+	generate(t, b, opt)
+	ra, rb := readFile(t, a), readFile(t, b)
+	require.NotEmpty(t, ra)
+	assert.ElementsMatch(t, ra, rb)
+}

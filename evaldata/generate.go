@@ -25,6 +25,11 @@ type GenOptions struct {
 	Workers     int      // games played at once (default 1)
 	HashMB      int      // transposition table per worker (default 16)
 	MaxPlies    int      // searched plies after which a game is a draw (default 400)
+	// MaxStartScore: a start whose search score exceeds this many centipawns
+	// either way is drawn again (0: any start). The random plies end with
+	// one side's random move, which often leaves material hanging for the
+	// side to move; without the check those starts tilt the results.
+	MaxStartScore int
 
 	// Game g's random choices come from PCG(Seed, Stream<<32 | g), so a run
 	// is reproducible for (Seed, Stream) whatever the number of workers
@@ -176,11 +181,24 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 // with the result. ok is false for a game that found no playable start
 // (startPosition) or was cut off by ctx.
 func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
-	p := startPosition(rng, opt)
-	if p == nil {
-		return recs, Draw, false
+	var p *board.Position
+	for try := 0; ; try++ {
+		if p = startPosition(rng, opt); p == nil || try == 100 {
+			return recs, Draw, false
+		}
+		s.Clear()
+		if opt.MaxStartScore <= 0 {
+			break
+		}
+		res := s.Search(p, search.Limits{Nodes: opt.Nodes, Depth: opt.Depth}, nil)
+		if ctx.Err() != nil {
+			return recs, Draw, false
+		}
+		if abs(res.Score) <= opt.MaxStartScore {
+			s.Clear() // the game is the same as without the check
+			break
+		}
 	}
-	s.Clear()
 	first := len(recs)
 	label := func(r Result) ([]Record, Result, bool) {
 		for i := first; i < len(recs); i++ {
@@ -296,4 +314,11 @@ func chess960Start(rng *rand.Rand) string {
 	castling := string([]byte{'A' + byte(f[2]), 'A' + byte(f[0]), 'a' + byte(f[2]), 'a' + byte(f[0])})
 	white := string(rank[:])
 	return strings.ToLower(white) + "/pppppppp/8/8/8/8/PPPPPPPP/" + white + " w " + castling + " - 0 1"
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -28,7 +28,9 @@ trainer (eval/train).
 
 Starts: a random line of --book (EPD/FEN, first four fields) or the start
 position, or for a share --frc of the games a random Chess960 position,
-then --random-plies random moves. Games are adjudicated: a win
+then --random-plies random moves; a start the search scores beyond
+--max-start-score either way (a piece left hanging by the last random
+move) is drawn again. Games are adjudicated: a win
 when both sides' searches agree on 1000cp or more for 8 plies, a draw when
 they agree on less than 10cp for 20 plies after move 40, and a draw after
 400 searched plies.
@@ -59,6 +61,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	hash := fs.Int("hash", 16, "transposition table per worker in MB")
 	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
+	maxStart := fs.Int("max-start-score", 300, "redraw a start whose search score is beyond this many cp either way (0: keep all)")
 	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
 		return code
 	}
@@ -66,8 +69,8 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	case *out == "":
 		fmt.Fprintln(stderr, "engine datagen: --out is required")
 		return 2
-	case *games < 0 || *positions < 0 || *duration < 0 || *randomPlies < 0 || *maxPlies < 1:
-		fmt.Fprintln(stderr, "engine datagen: --games, --positions, --duration and --random-plies must not be negative, --max-plies must be positive")
+	case *games < 0 || *positions < 0 || *duration < 0 || *randomPlies < 0 || *maxPlies < 1 || *maxStart < 0:
+		fmt.Fprintln(stderr, "engine datagen: --games, --positions, --duration, --random-plies and --max-start-score must not be negative, --max-plies must be positive")
 		return 2
 	case (*nodes < 1 && *depth < 1) || *depth < 0 || *depth > 64 || *workers < 1 || *workers > 1024 || *hash < 1 || *hash > 1<<16:
 		fmt.Fprintln(stderr, "engine datagen: --nodes or --depth (0..64) must be positive, --workers 1..1024, --hash 1..65536")
@@ -106,7 +109,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
 		Nodes: *nodes, Depth: *depth, FRC: *frc, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
-		MaxPlies: *maxPlies, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
+		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
 		Progress: stderr,
 	})
 	if cerr := w.Close(); err == nil {
