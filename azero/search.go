@@ -72,6 +72,7 @@ type MoveVisits struct {
 // RootVisits appends the root moves of the last search, with their visits,
 // to dst (nothing before the first search).
 func (s *Searcher) RootVisits(dst []MoveVisits) []MoveVisits {
+	s.settle()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tree == nil {
@@ -120,11 +121,37 @@ type Searcher struct {
 	err           error
 	lastReport    time.Time
 	report        func(Info)
+	lastBest      board.Move // the root move the last report put first
 	stopping      atomic.Bool
 	pondering     atomic.Bool
-	running       sync.WaitGroup
-	reused        bool
-	side          board.Color // side to move at the root
+	// A Stop does not wait for the batches in flight: run answers from the
+	// tree at once, and the workers finish their batch and leave after it
+	// (a network run of a large batch on a busy machine takes longer than
+	// UCI's stop should). workers counts them; everything that touches the
+	// tree or the evaluators outside a search waits for them (settle).
+	// stop is closed by Stop; reportMu keeps a straggler's report from
+	// following the final one, and ended says the search has answered.
+	workers  *sync.WaitGroup
+	stop     atomic.Pointer[stopSignal]
+	reportMu sync.Mutex
+	ended    bool
+	reused   bool
+	side     board.Color // side to move at the root
+}
+
+// stopSignal is closed once, by the first Stop of a search.
+type stopSignal struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (g *stopSignal) fire() { g.once.Do(func() { close(g.ch) }) }
+
+// settle waits for the workers of the last search to finish their batches.
+func (s *Searcher) settle() {
+	if s.workers != nil {
+		s.workers.Wait()
+	}
 }
 
 // New returns a searcher whose workers get evaluators from b (one per
@@ -151,6 +178,7 @@ func Open(b Backend, opts Options) (*Searcher, error) {
 // of range are corrected rather than refused (see Params for the search
 // constants), so no setting can make the search misbehave.
 func (s *Searcher) SetOptions(o Options) {
+	s.settle()
 	o.Threads = max(o.Threads, 1)
 	o.BatchSize = max(o.BatchSize, 1)
 	o.MultiPV = max(o.MultiPV, 1)
@@ -212,18 +240,26 @@ func (s *Searcher) closeEvaluators() {
 }
 
 // Close frees the evaluators.
-func (s *Searcher) Close() { s.closeEvaluators() }
+func (s *Searcher) Close() {
+	s.settle()
+	s.closeEvaluators()
+}
 
 // Clear forgets the tree and the NN cache (a new game).
 func (s *Searcher) Clear() {
+	s.settle()
 	s.tree = nil
 	s.cache = newCache(s.opts.CacheSize)
 }
 
-// Stop ends the running search; it still reports its best move.
+// Stop ends the running search; it still reports its best move, at once:
+// the batches in flight are not waited for.
 func (s *Searcher) Stop() {
 	s.pondering.Store(false)
 	s.stopping.Store(true)
+	if g := s.stop.Load(); g != nil {
+		g.fire()
+	}
 }
 
 // PonderHit turns a ponder search into a normal one: the clock starts now.
@@ -248,6 +284,12 @@ func (s *Searcher) Go(p *board.Position, lim timeman.Limits, report func(Info), 
 }
 
 func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(Info)) {
+	s.settle()
+	if s.err != nil {
+		s.tree = nil // the last search failed: pending nodes are left behind
+	}
+	s.stop.Store(&stopSignal{ch: make(chan struct{})})
+	s.ended, s.lastBest = false, board.NoMove
 	s.stopping.Store(false)
 	s.pondering.Store(lim.Ponder)
 	s.lim, s.report, s.side = lim, report, p.Side()
@@ -293,8 +335,6 @@ func continuation(old, p *board.Position) ([]board.Move, bool) {
 func (s *Searcher) Reused() bool { return s.reused }
 
 func (s *Searcher) run() Result {
-	s.running.Add(1)
-	defer s.running.Done()
 	t := s.tree
 	var ml movegen.MoveList
 	movegen.Legal(t.pos, &ml)
@@ -325,7 +365,8 @@ func (s *Searcher) run() Result {
 			s.mu.Unlock()
 		}
 	}
-	var wg sync.WaitGroup
+	wg := &sync.WaitGroup{}
+	s.workers = wg
 	for i := range s.opts.Threads {
 		wg.Add(1)
 		go func() {
@@ -333,13 +374,38 @@ func (s *Searcher) run() Result {
 			s.work(i, s.evals[i])
 		}()
 	}
-	wg.Wait()
-	s.sendReports()
-
-	res := Result{Nodes: s.done, Evals: s.nnEvals, Err: s.err}
-	if s.err != nil {
-		defer func() { s.tree = nil }() // pending nodes are left behind
+	all := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(all)
+	}()
+	select {
+	case <-all:
+	case <-s.stop.Load().ch: // the workers may still be in a network run
 	}
+
+	// The final report, then the answer; the tree is read under the lock,
+	// as workers still finishing a batch may be writing it.
+	s.reportMu.Lock()
+	s.mu.Lock()
+	s.ended = true
+	var infos []Info
+	if s.report != nil {
+		infos = s.infos()
+	}
+	res := s.result(&ml)
+	s.mu.Unlock()
+	for _, info := range infos {
+		s.report(info)
+	}
+	s.reportMu.Unlock()
+	return res
+}
+
+// result is the search's answer; it holds s.mu.
+func (s *Searcher) result(ml *movegen.MoveList) Result {
+	t := s.tree
+	res := Result{Nodes: s.done, Evals: s.nnEvals, Err: s.err}
 	best := t.bestChild(root)
 	if best < 0 {
 		res.Best = ml.At(0)
@@ -527,23 +593,35 @@ func (s *Searcher) decided(left, elapsed time.Duration) bool {
 	return float64(first-second) > rate*left.Seconds()
 }
 
-// reportDue says whether worker id should send info lines now (the first
-// worker, once a second).
+// reportDue says whether worker id should send info lines now: the first
+// worker does, once a second and whenever the best root move changed since
+// the last report (as Lc0 does).
 func (s *Searcher) reportDue(id int) bool {
 	if id != 0 || s.report == nil {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return time.Since(s.lastReport) >= time.Second
+	if time.Since(s.lastReport) >= time.Second {
+		return true
+	}
+	best := s.tree.bestChild(root)
+	return best >= 0 && s.tree.at(best).move != s.lastBest
 }
 
-// sendReports sends one Info per MultiPV line, ordered by visits.
+// sendReports sends one Info per MultiPV line, ordered by visits, unless
+// the search has already answered.
 func (s *Searcher) sendReports() {
 	if s.report == nil {
 		return
 	}
+	s.reportMu.Lock()
+	defer s.reportMu.Unlock()
 	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
 	infos := s.infos()
 	s.lastReport = time.Now()
 	s.mu.Unlock()
@@ -568,6 +646,9 @@ func (s *Searcher) infos() []Info {
 		order = append(order, c)
 	}
 	sort.SliceStable(order, func(a, b int) bool { return t.better(order[a], order[b]) })
+	if len(order) > 0 {
+		s.lastBest = t.at(order[0]).move
+	}
 	lines := min(s.opts.MultiPV, len(order))
 	elapsed := s.clock.Elapsed()
 	depth := 1

@@ -1,6 +1,8 @@
 package azero
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -267,3 +269,104 @@ func TestRepetitionIsThreefold(t *testing.T) {
 	assert.True(t, walk("b1c3", "b8c6", "c3b1", "c6b8"), "another route to the start, its third time too")
 	assert.False(t, walk("b1c3", "b8c6", "c3b1"), "a position not seen before")
 }
+
+// slow is a uniform network whose runs take delay (changed while it runs).
+type slow struct {
+	max     int
+	delay   *atomic.Int64
+	batches *atomic.Int64
+}
+
+func (e slow) Evaluate(input []float32, n int, policy, value []float32) error {
+	e.batches.Add(1)
+	clear(policy[:n*PolicySize])
+	clear(value[:n])
+	time.Sleep(time.Duration(e.delay.Load()))
+	return nil
+}
+func (e slow) MaxBatch() int { return e.max }
+func (e slow) Close() error  { return nil }
+
+// Stop does not wait for the batches in flight: with a network run of
+// 300 ms, the answer comes long before the run ends, and the final report
+// is the last one (the workers finishing their batch afterwards report
+// nothing). The next search, Clear or RootVisits waits for those workers,
+// so the tree they write is whole (no virtual loss left behind).
+func TestStopDoesNotWaitForTheBatchInFlight(t *testing.T) {
+	var delay, batches atomic.Int64
+	s := New(BackendFunc(func(b int) (Evaluator, error) { return slow{b, &delay, &batches}, nil }), opts(2, 64))
+	p := board.StartPosition()
+	var mu sync.Mutex
+	answered, late := false, 0
+	report := func(Info) {
+		mu.Lock()
+		defer mu.Unlock()
+		if answered {
+			late++
+		}
+	}
+	done := make(chan Result, 1)
+	s.Go(p, timeman.Limits{Infinite: true}, report, func(r Result) {
+		mu.Lock()
+		answered = true
+		mu.Unlock()
+		done <- r
+	})
+	for batches.Load() < 3 { // the root is evaluated, the workers run
+		time.Sleep(time.Millisecond)
+	}
+	delay.Store(int64(300 * time.Millisecond))
+	time.Sleep(100 * time.Millisecond) // both workers are now in a slow run
+	start := time.Now()
+	s.Stop()
+	r := <-done
+	assert.Less(t, time.Since(start), 150*time.Millisecond, "stop waited for the network")
+	requireLegal(t, p, r.Best)
+
+	assert.NotEmpty(t, s.RootVisits(nil)) // waits for the workers
+	mu.Lock()
+	assert.Zero(t, late, "a report after the answer")
+	mu.Unlock()
+	checkVisits(t, s.tree)
+	delay.Store(0)
+	r = s.Search(p, timeman.Limits{Nodes: 200}, nil)
+	requireLegal(t, p, r.Best)
+	assert.True(t, s.Reused())
+	checkVisits(t, s.tree)
+}
+
+// A report goes out whenever the best root move changes (and once a
+// second, and at the end), as Lc0 does: a short search reports more than
+// its final line, and every report but the final one shows a new move.
+func TestReportsOnBestMoveChange(t *testing.T) {
+	s := New(BackendFunc(func(b int) (Evaluator, error) { return hashed{b}, nil }), opts(1, 4))
+	var firsts []board.Move
+	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, func(i Info) {
+		require.NotEmpty(t, i.PV)
+		firsts = append(firsts, i.PV[0])
+	})
+	require.Greater(t, len(firsts), 2, "only the final report")
+	for i := 1; i < len(firsts)-1; i++ {
+		assert.NotEqual(t, firsts[i-1], firsts[i], "report %d repeats the best move", i)
+	}
+}
+
+// hashed is a deterministic network with opinions: priors and values are
+// a hash of the input, so the best move changes as the search goes on.
+type hashed struct{ max int }
+
+func (h hashed) Evaluate(in []float32, n int, pol, val []float32) error {
+	for i := range n {
+		x := float32(0)
+		for j, f := range in[i*InputSize : (i+1)*InputSize] {
+			x += f * float32(j%97)
+		}
+		for j := range PolicySize {
+			pol[i*PolicySize+j] = float32((int(x)+j*31)%13) / 5
+		}
+		val[i] = float32(int(x)%21-10) / 11
+	}
+	return nil
+}
+func (h hashed) MaxBatch() int { return h.max }
+func (h hashed) Close() error  { return nil }
