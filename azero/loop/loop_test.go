@@ -257,19 +257,6 @@ func TestLoopResumesSelfPlay(t *testing.T) {
 	assert.Nil(t, readState(t, dir).SelfPlay)
 }
 
-// A second loop on a locked run directory fails at once, touching nothing.
-func TestLoopRunDirLocked(t *testing.T) {
-	c := testConfig(t, &stubTrainer{}, 1)
-	release, err := LockRunDir(c.RunDir)
-	require.NoError(t, err)
-	err = Run(c)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "is in use by another engine train (pid")
-	assert.NoFileExists(t, filepath.Join(c.RunDir, "state.json"))
-	release()
-	require.NoError(t, Run(c))
-}
-
 // Run says what a Config lacks rather than failing half-way.
 func TestLoopNeedsItsParts(t *testing.T) {
 	c := testConfig(t, nil, 1)
