@@ -15,7 +15,7 @@ type nodeStore struct {
 }
 
 const (
-	pageBits = 14 // 16384 nodes, 640 KiB: a few hundred playouts of children
+	pageBits = 14 // 16384 nodes, 512 KiB: a few hundred playouts of children
 	pageSize = 1 << pageBits
 	pageMask = pageSize - 1
 )

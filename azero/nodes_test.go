@@ -51,3 +51,9 @@ func TestNodeStorePages(t *testing.T) {
 	}
 	assert.Equal(t, 3*pageSize*nodeBytes, s.bytes(), "full pages, no copies kept")
 }
+
+// A node is 32 bytes: the memory budget (RamLimitMb) is counted in them,
+// and a larger node means a smaller tree for the same memory.
+func TestNodeSize(t *testing.T) {
+	assert.Equal(t, 32, nodeBytes)
+}

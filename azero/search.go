@@ -32,7 +32,7 @@ type Options struct {
 }
 
 // DefaultOptions are the searcher's defaults (also the UCI defaults). A
-// GiB of tree is about 27 million nodes, around a million playouts: minutes
+// GiB of tree is about 33 million nodes, over a million playouts: minutes
 // of analysis on a CPU, while leaving most of a small machine's memory to
 // the rest of the process.
 var DefaultOptions = Options{Threads: 1, BatchSize: 16, CacheSize: 200_000, MultiPV: 1, MoveOverhead: 10 * time.Millisecond, Params: DefaultParams, RamLimitMB: 1024}

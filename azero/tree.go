@@ -13,7 +13,7 @@ const (
 	stateNew      uint8 = iota // not expanded yet
 	statePending               // children made, waiting for the network
 	stateExpanded              // children have priors
-	stateTerminal              // the game is over here; tval is exact
+	stateTerminal              // the game is over here; terminalValue is exact
 )
 
 // Proven results, from the view of the side that moved into the node.
@@ -32,13 +32,18 @@ type node struct {
 	vl     int32   // visits in flight (virtual losses)
 	first  int32   // index of the first child; children are contiguous
 	prior  float32 // policy prior of move
-	tval   float32 // terminal value (stateTerminal)
 	move   board.Move
 	count  uint16 // number of children
 	plies  uint16 // proven: plies to the end of the game with best play
 	state  uint8
 	proven int8
 }
+
+// terminalValue is a terminal node's exact value for the side that moved
+// into it: 1 when that move mated, 0 for every draw (a move cannot lose on
+// the spot). It is the node's proven result, so no field of its own is
+// needed: 32 bytes a node rather than 40, a quarter more tree per MiB.
+func (nd *node) terminalValue() float32 { return float32(nd.proven) }
 
 // q is the node's mean value, or fallback when unvisited.
 func (nd *node) q(fallback float64) float64 {
@@ -149,7 +154,7 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 		nd := t.at(idx)
 		switch {
 		case nd.state == stateTerminal:
-			lf.value = nd.tval
+			lf.value = nd.terminalValue()
 			return resolved
 		case nd.proven != provenNone && idx != root:
 			lf.value = float32(nd.proven)
@@ -159,7 +164,7 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 		case nd.state == stateNew:
 			switch t.expand(idx, pos, ml) {
 			case expandTerminal:
-				lf.value = t.at(idx).tval
+				lf.value = t.at(idx).terminalValue()
 				return resolved
 			case expandFull:
 				return treeFull
@@ -207,11 +212,11 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 	case ml.Len() == 0:
 		nd.state = stateTerminal
 		if movegen.InCheck(pos) {
-			nd.tval, nd.proven = 1, provenWin // the mover delivered mate
+			nd.proven = provenWin // the mover delivered mate
 		}
 		return expandTerminal
 	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.ThreefoldRepetition()):
-		nd.state, nd.tval = stateTerminal, 0
+		nd.state = stateTerminal // a draw: terminalValue 0
 		return expandTerminal
 	case idx != root && t.nodes.sizeAfter(ml.Len()) > t.maxNodes:
 		return expandFull
@@ -226,7 +231,7 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 			pos.Make(m)
 			movegen.Legal(pos, &reply)
 			if reply.Len() == 0 {
-				child.state, child.tval, child.proven = stateTerminal, 1, provenWin
+				child.state, child.proven = stateTerminal, provenWin
 			}
 			pos.Unmake()
 		}
