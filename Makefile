@@ -8,6 +8,10 @@ SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
 GO      ?= go
+# The NNUE vector kernels (simd/archsimd, Go 1.26) are built in; plain
+# "go build" and "make GOEXPERIMENT=" still work, with the Go kernels.
+GOEXPERIMENT ?= simd
+export GOEXPERIMENT
 BIN     := bin/engine
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/twofold-chess/twofold/uci.Version=$(VERSION)
@@ -79,6 +83,7 @@ nocgo-test:
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
+	$(PYTHON) -m unittest discover -s eval/train
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -89,6 +94,7 @@ vet: deps
 
 unit: deps
 	$(GO) test ./...
+	GOEXPERIMENT= $(GO) test -short ./nnue ./search
 
 race: deps
 	$(GO) test -race -short ./...
