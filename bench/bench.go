@@ -14,6 +14,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/search"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -121,13 +122,18 @@ func (r Report) NPS() uint64 { return timeman.NPS(r.Nodes, r.Elapsed) }
 
 // Run searches every position to depth with one thread and a fresh table,
 // printing a line per position, then the totals as Stockfish does, and as
-// its last line "N nodes M nps" (the OpenBench convention). Cancelling ctx
-// stops it within milliseconds: it then returns ctx's error and prints no
-// totals (a partial signature would look like a real one).
-func Run(ctx context.Context, w io.Writer, depth int) (Report, error) {
+// its last line "N nodes M nps" (the OpenBench convention). The search
+// evaluates with net, or with the hand-crafted evaluation when net is nil;
+// a network is named on a first line (the output without one is unchanged).
+// Cancelling ctx stops it within milliseconds: it then returns ctx's error
+// and prints no totals (a partial signature would look like a real one).
+func Run(ctx context.Context, w io.Writer, depth int, net *nnue.Network) (Report, error) {
 	var rep Report
+	if net != nil {
+		fmt.Fprintf(w, "Network: %s, kernel %s\n", net, net.Kernel())
+	}
 	for i, p := range Positions() {
-		s := search.New(16, search.Options{Threads: 1})
+		s := search.New(16, search.Options{Threads: 1, Network: net})
 		start := time.Now()
 		done := make(chan search.Result, 1)
 		s.Go(p, search.Limits{Depth: depth}, nil, func(r search.Result) { done <- r })

@@ -15,6 +15,7 @@ import (
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/nnue"
 )
 
 func TestPositions(t *testing.T) {
@@ -51,7 +52,7 @@ var lastLine = regexp.MustCompile(`^(\d+) nodes (\d+) nps$`)
 func TestRunIsDeterministic(t *testing.T) {
 	run := func() (bench.Report, []string) {
 		var buf bytes.Buffer
-		rep, err := bench.Run(context.Background(), &buf, 3)
+		rep, err := bench.Run(context.Background(), &buf, 3, nil)
 		require.NoError(t, err)
 		return rep, strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 	}
@@ -100,9 +101,40 @@ func TestRunIsDeterministic(t *testing.T) {
 
 	// A deeper bench searches more.
 	var buf bytes.Buffer
-	rep, err := bench.Run(context.Background(), &buf, 4)
+	rep, err := bench.Run(context.Background(), &buf, 4, nil)
 	require.NoError(t, err)
 	assert.Greater(t, rep.Nodes, rep1.Nodes)
+}
+
+// With a network the bench searches with it: a first line names it, the
+// node count is still deterministic and differs from the hand-crafted
+// evaluation's, and every position still gets a legal move.
+func TestRunWithNetwork(t *testing.T) {
+	net, err := nnue.Random(32, nnue.SCReLU, 7)
+	require.NoError(t, err)
+	run := func(net *nnue.Network) (bench.Report, []string) {
+		var buf bytes.Buffer
+		rep, err := bench.Run(context.Background(), &buf, 2, net)
+		require.NoError(t, err)
+		return rep, strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	}
+	hce, hceOut := run(nil)
+	rep1, out1 := run(net)
+	rep2, _ := run(net)
+
+	assert.True(t, strings.HasPrefix(hceOut[0], "Position  1/"), "no network line without a network: %q", hceOut[0])
+	assert.Equal(t, "Network: "+net.String()+", kernel "+net.Kernel(), out1[0])
+	assert.Regexp(t, lastLine, out1[len(out1)-1])
+	assert.Equal(t, rep1.Nodes, rep2.Nodes, "deterministic with a network too")
+	assert.NotEqual(t, hce.Nodes, rep1.Nodes, "the network changes the search")
+	positions := 0
+	for _, l := range out1 {
+		if strings.HasPrefix(l, "Position ") {
+			positions++
+			assert.NotContains(t, l, "bestmove 0000")
+		}
+	}
+	assert.Equal(t, len(bench.Positions()), positions)
 }
 
 func TestReportNPS(t *testing.T) {

@@ -373,7 +373,7 @@ func (e *Engine) bench(args []string) {
 		}
 	}
 	e.background(func(ctx context.Context, _ *atomic.Bool) {
-		if _, err := bench.Run(ctx, e.lines(), depth); err != nil {
+		if _, err := bench.Run(ctx, e.lines(), depth, nil); err != nil {
 			e.send("info string bench: stopped")
 		}
 	})

@@ -59,7 +59,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":
-		bench.Run(context.Background(), stdout, *depth) // cannot fail: nothing cancels it
+		bench.Run(context.Background(), stdout, *depth, nil) // cannot fail: nothing cancels it
 		return 0
 	case "mcts", "MCTS":
 	default:

@@ -385,7 +385,7 @@ func TestBenchSubcommand(t *testing.T) {
 	m := regexp.MustCompile(`^(\d+) nodes \d+ nps$`).FindStringSubmatch(last)
 	require.NotNil(t, m, "last line %q", last)
 	// The same signature as the package computes in-process.
-	rep, err := bench.Run(context.Background(), io.Discard, 3)
+	rep, err := bench.Run(context.Background(), io.Discard, 3, nil)
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(rep.Nodes), m[1])
 	assert.Empty(t, errOut.String())
