@@ -109,24 +109,23 @@ func options() []*option {
 		}},
 		{name: "Skill Level", kind: "spin", def: "20", min: 0, max: 20, apply: func(e *Engine, v string) error {
 			e.skill = atoi(v)
-			e.setStrength()
+			e.setAlphaBetaOptions()
 			return nil
 		}},
 		{name: "UCI_LimitStrength", kind: "check", def: "false", apply: func(e *Engine, v string) error {
 			e.limitStrength = v == "true"
-			e.setStrength()
+			e.setAlphaBetaOptions()
 			return nil
 		}},
 		{name: "UCI_Elo", kind: "spin", def: "1500", min: 1320, max: 1950, apply: func(e *Engine, v string) error {
 			e.elo = atoi(v)
-			e.setStrength()
+			e.setAlphaBetaOptions()
 			return nil
 		}},
 		{name: "Difficulty", kind: "combo", def: "Max", vars: []string{"Easy", "Medium", "Hard", "Max"}, apply: func(e *Engine, v string) error {
 			e.difficulty = v
-			e.setStrength()
+			e.setAlphaBetaOptions()
 			return nil
 		}},
-		searchOption(),
-	}, append(mctsOptionList(), bookOptionList()...)...)
+	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList())...)
 }

@@ -49,6 +49,7 @@ type Engine struct {
 	elo           int
 	difficulty    string
 
+	nnue nnueState
 	mcts mctsState
 	book bookState
 	// active is the searcher of the running "go" (stop and ponderhit go there).
@@ -189,7 +190,7 @@ func (e *Engine) Execute(line string) (goOn bool) {
 	case "d":
 		e.display()
 	case "eval":
-		e.send("%s", eval.Breakdown(e.pos))
+		e.send("%s\n%s", eval.Breakdown(e.pos), e.nnueEval(e.pos))
 	case "bench":
 		e.stopSearch()
 		e.bench(args)
@@ -318,12 +319,19 @@ func (e *Engine) setOption(args []string) {
 	e.send("info string setoption: unknown option %q", name)
 }
 
-// setStrength gives the classical mind the strength the options ask for
-// (they do not apply to MCTS).
-func (e *Engine) setStrength() {
+// setAlphaBetaOptions gives the classical mind its own options as the UCI
+// options ask: the strength and the evaluation (neither applies to MCTS).
+// A change of evaluation empties the hash and histories, whose entries
+// hold the old evaluation's scores, so that a search after the change is
+// the search a fresh engine with the new evaluation makes.
+func (e *Engine) setAlphaBetaOptions() {
 	s := e.alphaBeta.Searcher()
 	o := s.Options()
 	o.Strength = e.strength()
+	if net := e.nnue.inUse(); net != o.Network {
+		o.Network = net
+		s.Clear()
+	}
 	s.SetOptions(o)
 }
 
@@ -339,7 +347,8 @@ func (e *Engine) strength() search.Strength {
 	return search.SkillStrength(e.skill)
 }
 
-// display prints the board, FEN and key (Stockfish's "d").
+// display prints the board, FEN, key and checkers (Stockfish's "d") and
+// the network AlphaBeta has loaded.
 func (e *Engine) display() {
 	var b strings.Builder
 	for rank := 7; rank >= 0; rank-- {
@@ -358,7 +367,7 @@ func (e *Engine) display() {
 	for bb := movegen.Checkers(e.pos); bb != 0; {
 		names = append(names, bb.PopLSB().String())
 	}
-	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "))
+	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s\nNetwork: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "), e.nnue.describe())
 }
 
 // bench runs the fixed benchmark ("bench [depth]") and prints its report.
@@ -372,8 +381,9 @@ func (e *Engine) bench(args []string) {
 			return
 		}
 	}
+	net := e.nnue.inUse() // AlphaBeta's evaluation, as a "go" would search
 	e.background(func(ctx context.Context, _ *atomic.Bool) {
-		if _, err := bench.Run(ctx, e.lines(), depth, nil); err != nil {
+		if _, err := bench.Run(ctx, e.lines(), depth, net); err != nil {
 			e.send("info string bench: stopped")
 		}
 	})

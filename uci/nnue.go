@@ -1,0 +1,104 @@
+package uci
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/nnue"
+)
+
+// The alpha-beta searcher's network: EvalFile loads an NNUE file (package
+// nnue's format), Use NNUE says whether AlphaBeta evaluates with it.
+// Without a network, or with Use NNUE off, it uses the hand-crafted
+// evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
+// so the next "go" (and "bench") searches with them. MCTS has its own
+// network (NetworkFile) and is not affected.
+
+// nnueState is the loaded network and the options that choose it.
+type nnueState struct {
+	net  *nnue.Network // nil: none loaded
+	file string        // the EvalFile net was loaded from
+	use  bool          // Use NNUE
+}
+
+// inUse is the network AlphaBeta evaluates with: nil for the hand-crafted
+// evaluation.
+func (s *nnueState) inUse() *nnue.Network {
+	if !s.use {
+		return nil
+	}
+	return s.net
+}
+
+// describe names the network and says whether it is used (the "d" and
+// "eval" line, and what a refused EvalFile keeps).
+func (s *nnueState) describe() string {
+	if s.net == nil {
+		return "none (hand-crafted evaluation)"
+	}
+	use := "in use"
+	if !s.use {
+		use = "not in use (Use NNUE is false: hand-crafted evaluation)"
+	}
+	return fmt.Sprintf("%s, %s, kernel %s, %s", s.file, s.net, s.net.Kernel(), use)
+}
+
+func nnueOptionList() []*option {
+	return []*option{
+		// Stockfish's name. "<empty>" is how Stockfish shows an empty
+		// string; a GUI may send it back, so it means "no network" too.
+		{name: "EvalFile", kind: "string", def: "<empty>", apply: func(e *Engine, v string) error {
+			v = strings.TrimSpace(v)
+			if v == "" || strings.EqualFold(v, "<empty>") {
+				e.nnue.net, e.nnue.file = nil, ""
+				e.setAlphaBetaOptions()
+				return nil
+			}
+			return e.loadNetwork(v)
+		}},
+		{name: "Use NNUE", kind: "check", def: "true", apply: func(e *Engine, v string) error {
+			e.nnue.use = v == "true"
+			e.setAlphaBetaOptions()
+			return nil
+		}},
+	}
+}
+
+// loadNetwork reads the network file path. A file that cannot be used
+// (missing, not a regular file, a wrong header, truncated, corrupt) is
+// refused whole and what was loaded before stays. The file is read again
+// even when it is the one loaded (a trainer may have rewritten it); an
+// unchanged network keeps the searcher's hash.
+func (e *Engine) loadNetwork(path string) error {
+	net, err := nnue.Load(path)
+	if err != nil {
+		reason := err.Error()
+		if !strings.Contains(reason, path) { // nnue.Load's errors name it; make sure
+			reason = path + ": " + reason
+		}
+		return fmt.Errorf("EvalFile not loaded: %s; network kept: %s", reason, e.nnue.describe())
+	}
+	if old := e.nnue.net; old != nil && old.Checksum() == net.Checksum() && old.Hidden() == net.Hidden() && old.Activation() == net.Activation() {
+		net = old
+	}
+	e.nnue.net, e.nnue.file = net, path
+	e.setAlphaBetaOptions()
+	e.send("info string EvalFile loaded: network %s", e.nnue.describe())
+	return nil
+}
+
+// nnueEval is the network's score of p for "eval": the side to move's and
+// White's view, with the line naming the network.
+func (e *Engine) nnueEval(p *board.Position) string {
+	line := "Network: " + e.nnue.describe()
+	if e.nnue.net == nil {
+		return line
+	}
+	stm := e.nnue.net.Evaluate(p)
+	white := stm
+	if p.Side() == board.Black {
+		white = -stm
+	}
+	return fmt.Sprintf("NNUE evaluation: %d cp (White's view), %d cp (side to move)\n%s", white, stm, line)
+}
