@@ -11,15 +11,22 @@ import (
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/bench"
+	"github.com/twofold-chess/twofold/nnue"
 )
 
-const benchHelp = `Usage: engine bench [--depth N]
+const benchHelp = `Usage: engine bench [--depth N] [--network FILE]
        engine bench --search mcts [--movetime MS] [--positions N] [--threads T] [--batch B] [--network FILE]
 
 Searches a fixed list of positions to a fixed depth with one thread and a
 fresh 16 MB hash table. The total node count is deterministic: it is the
 signature of the search, quoted in commits that change the search. The last
 line reads "N nodes M nps" (the OpenBench convention).
+
+--network names the network of the searcher measured. For the alpha-beta
+searcher it is an NNUE file (the UCI option EvalFile), which then evaluates
+instead of the hand-crafted evaluation (named on a first line, with the
+kernel it runs on): a bench with a network measures the nps it gives. For
+--search mcts it is an ONNX network (the UCI option NetworkFile).
 
 With --search mcts it measures the MCTS searcher instead: the raw ONNX
 Runtime evaluation rate of the network at batch 1, 8, 16 and 32 (one
@@ -38,7 +45,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	positions := fs.Int("positions", 1, "mcts: how many bench positions to search")
 	threads := fs.Int("threads", 1, "mcts: search threads")
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
-	network := fs.String("network", "", "mcts: network file (default: the embedded one)")
+	network := fs.String("network", "", "alphabeta: NNUE network file (default: none, the hand-crafted evaluation);\nmcts: ONNX network file (default: the embedded one)")
 	ortLib := fs.String("onnxruntime", "", "mcts: path of "+onnx.LibraryName+" (default: $"+onnx.LibraryEnv+", then lib/)")
 	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
 		return code
@@ -59,7 +66,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":
-		bench.Run(context.Background(), stdout, *depth, nil) // cannot fail: nothing cancels it
+		var net *nnue.Network
+		if *network != "" {
+			var err error
+			if net, err = nnue.Load(*network); err != nil {
+				fmt.Fprintln(stderr, "engine bench:", err)
+				return 1
+			}
+		}
+		bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
 		return 0
 	case "mcts", "MCTS":
 	default:

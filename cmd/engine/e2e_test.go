@@ -22,6 +22,7 @@ import (
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/nnue"
 )
 
 // The end-to-end tests run the real binary, built once per test run.
@@ -414,6 +415,62 @@ func TestBenchFlags(t *testing.T) {
 		code, _, errOut := engine(t, "", args...)
 		assert.Equal(t, 2, code, args)
 		assert.NotEmpty(t, errOut, args)
+	}
+}
+
+// --network gives the alpha-beta bench an NNUE network: it is named first,
+// the search changes (another node count) and stays deterministic; a file
+// that cannot be loaded ends the command with the reason.
+func TestBenchNetworkFlag(t *testing.T) {
+	net, err := nnue.Random(64, nnue.SCReLU, 1)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, net.Write(&buf))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "net.nnue")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	corrupt := filepath.Join(dir, "corrupt.nnue")
+	data := bytes.Clone(buf.Bytes())
+	data[len(data)/2] ^= 1
+	require.NoError(t, os.WriteFile(corrupt, data, 0o644))
+
+	nodes := regexp.MustCompile(`(?m)^(\d+) nodes \d+ nps\n$`)
+	code, hce, _ := engine(t, "", "bench", "--depth", "2")
+	require.Equal(t, 0, code)
+	require.Regexp(t, nodes, hce)
+	assert.NotContains(t, hce, "Network:")
+	for _, args := range [][]string{
+		{"bench", "--depth", "2", "--network", path},
+		{"bench", "--network", path, "--search", "alphabeta", "2"},
+	} {
+		code, out, errOut := engine(t, "", args...)
+		require.Equal(t, 0, code, "%q: %s", args, errOut)
+		assert.True(t, strings.HasPrefix(out, "Network: "+net.String()+", kernel "+net.Kernel()+"\n"), "%q: %q", args, out)
+		require.Regexp(t, nodes, out)
+		assert.NotEqual(t, nodes.FindStringSubmatch(hce)[1], nodes.FindStringSubmatch(out)[1], "the network changes the search")
+		assert.Empty(t, errOut)
+	}
+	// The same signature as the package computes in-process.
+	_, out, _ := engine(t, "", "bench", "--depth", "2", "--network", path)
+	rep, err := bench.Run(context.Background(), io.Discard, 2, net)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(rep.Nodes), nodes.FindStringSubmatch(out)[1])
+
+	_, help, _ := engine(t, "", "bench", "--help")
+	assert.Contains(t, help, "alphabeta: NNUE network file")
+	assert.Contains(t, help, "mcts: ONNX network file")
+
+	for _, c := range []struct{ path, reason string }{
+		{filepath.Join(dir, "absent.nnue"), "no such file or directory"},
+		{corrupt, "checksum mismatch"},
+		{dir, "is a directory"},
+	} {
+		code, out, errOut := engine(t, "", "bench", "--depth", "2", "--network", c.path)
+		assert.Equal(t, 1, code, c.path)
+		assert.Empty(t, out, c.path)
+		assert.True(t, strings.HasPrefix(errOut, "engine bench: "), errOut)
+		assert.Contains(t, errOut, c.path)
+		assert.Contains(t, errOut, c.reason)
 	}
 }
 
