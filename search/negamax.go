@@ -199,13 +199,19 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return alpha
 	}
 
+	// A singular-extension search of this node (excluded set) looks at the
+	// other moves only: the table's entry is the full node's, so it neither
+	// cuts nor stores, and the pruning below already failed to cut here.
+	excluded := f.excluded
 	key := p.Key()
 	tte, hit := s.tt.probe(key)
 	ttMove := board.NoMove
+	ttScore := 0
 	if hit {
 		ttMove = tte.move
-		score := scoreFromTT(int(tte.score), ply)
-		if !pvNode && int(tte.depth) >= depth &&
+		ttScore = scoreFromTT(int(tte.score), ply)
+		score := ttScore
+		if !pvNode && excluded == board.NoMove && int(tte.depth) >= depth &&
 			(tte.bound == BoundExact ||
 				(tte.bound == BoundLower && score >= beta) ||
 				(tte.bound == BoundUpper && score <= alpha)) {
@@ -226,7 +232,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 	f.eval = staticEval
 
-	if !pvNode && !inCheck {
+	if !pvNode && !inCheck && excluded == board.NoMove {
 		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
 		if depth <= 8 && staticEval-80*depth+40*boolInt(improving) >= beta && staticEval < MateBound {
 			return staticEval
@@ -266,6 +272,36 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		return 0
 	}
+
+	// Singular extension: when the table's move beats every other move by a
+	// margin at reduced depth, it is searched one ply deeper (two when far
+	// ahead); when another move also reaches beta the node is cut at once
+	// (multi-cut), and when the table's move alone is expected to fail high
+	// it is searched a ply shallower.
+	ttExt := 0
+	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
+		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
+		f.moves.Contains(ttMove) {
+		singularBeta := ttScore - 2*depth
+		f.excluded = ttMove
+		score := t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
+		f.excluded = board.NoMove
+		if t.stopped() {
+			return 0
+		}
+		switch {
+		case score < singularBeta:
+			ttExt = 1
+			if !pvNode && score < singularBeta-doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
+				ttExt = 2
+			}
+		case singularBeta >= beta:
+			return singularBeta
+		case ttScore >= beta:
+			ttExt = -1
+		}
+		movegen.Legal(p, &f.moves) // the search of this node without ttMove reused the list
+	}
 	t.scoreMoves(f, ply, ttMove)
 
 	us := p.Side()
@@ -276,6 +312,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
 	for i := 0; i < f.moves.Len(); i++ {
 		m, order := pickMove(f, i)
+		if m == excluded {
+			continue
+		}
 		captured := p.CapturedPiece(m)
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
 		givesCheck := movegen.GivesCheck(p, m)
@@ -302,10 +341,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		f.move, f.piece = m, p.PieceAt(m.From())
 		t.nnueMove(ply, m)
 		p.Make(m)
-		newDepth := depth - 1
-		if givesCheck {
-			newDepth++
+		ext := 0
+		if m == ttMove {
+			ext = ttExt
 		}
+		if givesCheck && ext == 0 {
+			ext = 1
+		}
+		f.doubleExt = ext >= 2
+		newDepth := depth - 1 + ext
 		var score int
 		if i == 0 {
 			score = -t.search(-beta, -alpha, newDepth, ply+1, false)
@@ -356,9 +400,32 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
-	bound := boundOf(bestScore, origAlpha, beta)
-	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	if bestScore == -Infinity { // only the excluded move was legal
+		return alpha
+	}
+	if excluded == board.NoMove {
+		bound := boundOf(bestScore, origAlpha, beta)
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	}
 	return bestScore
+}
+
+// Singular extensions: the least depth they are tried at, the margin below
+// the singular beta that earns a second ply, and how many such double
+// extensions one line may hold (each one grows the tree).
+const (
+	singularDepth   = 8
+	doubleExtMargin = 25
+	maxDoubleExts   = 6
+)
+
+// doubleExts counts the double extensions on the line from the root to ply.
+func (t *thread) doubleExts(ply int) int {
+	n := 0
+	for i := 0; i < ply; i++ {
+		n += boolInt(t.stack[i].doubleExt)
+	}
+	return n
 }
 
 // extendPV writes m followed by the child's PV (ply+1) into pv and returns

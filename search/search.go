@@ -294,10 +294,13 @@ type frame struct {
 	scores  [movegen.MaxMoves]int32
 	killers [2]board.Move
 	eval    int
-	move    board.Move  // the move made from this ply
-	piece   board.Piece // the piece that made it
-	pv      [MaxPly]board.Move
-	pvLen   int
+	// excluded is the move a singular-extension search of this node leaves out.
+	excluded  board.Move
+	doubleExt bool        // the move made from this ply was extended by two plies
+	move      board.Move  // the move made from this ply
+	piece     board.Piece // the piece that made it
+	pv        [MaxPly]board.Move
+	pvLen     int
 }
 
 // thread is one search worker with its own position, stack and histories.
@@ -546,6 +549,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		t.rootMoves[i].score = -Infinity
 	}
 	t.stack[0].eval = eval.Evaluate(p)
+	t.stack[0].doubleExt = false
 	showCurr := t.id == 0 && s.elapsed() > 3*time.Second
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
 		rm := &t.rootMoves[i]
