@@ -220,14 +220,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	inCheck := movegen.InCheck(p)
-	staticEval := -Infinity
+	rawEval, staticEval := -Infinity, -Infinity // the evaluation, and it corrected by history
 	improving := false
 	if !inCheck {
 		if hit {
-			staticEval = int(tte.eval)
+			rawEval = int(tte.eval)
 		} else {
-			staticEval = t.evaluate(ply)
+			rawEval = t.evaluate(ply)
 		}
+		staticEval = t.correctedEval(rawEval)
 		improving = ply >= 2 && staticEval > t.stack[ply-2].eval
 	}
 	f.eval = staticEval
@@ -405,7 +406,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 	if excluded == board.NoMove {
 		bound := boundOf(bestScore, origAlpha, beta)
-		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound)
+		if !inCheck && !IsMate(bestScore) && (bestMove == board.NoMove || t.isQuiet(bestMove)) &&
+			!(bound == BoundLower && bestScore <= staticEval) && !(bound == BoundUpper && bestScore >= staticEval) {
+			t.updateCorrection(staticEval, bestScore, depth)
+		}
 	}
 	return bestScore
 }
@@ -511,14 +516,15 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 	}
 
-	standPat := -Infinity
+	rawEval, standPat := -Infinity, -Infinity
 	bestScore := -Infinity
 	if !inCheck {
 		if hit {
-			standPat = int(tte.eval)
+			rawEval = int(tte.eval)
 		} else {
-			standPat = t.evaluate(ply)
+			rawEval = t.evaluate(ply)
 		}
+		standPat = t.correctedEval(rawEval)
 		if standPat >= beta {
 			return standPat
 		}
@@ -575,12 +581,17 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 	}
 	bound := boundOf(bestScore, origAlpha, beta)
-	storedEval := standPat
+	storedEval := rawEval
 	if inCheck {
 		storedEval = 0
 	}
 	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
 	return bestScore
+}
+
+// isQuiet reports whether m neither captures nor promotes.
+func (t *thread) isQuiet(m board.Move) bool {
+	return t.pos.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
 }
 
 func boolInt(b bool) int {

@@ -325,6 +325,8 @@ type thread struct {
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
+	pawnCorr       corrTable             // static-evaluation corrections by pawn structure
+	materialCorr   corrTable             // and by material signature
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
 }
 
@@ -332,6 +334,8 @@ func (t *thread) clearHistory() {
 	t.history = [2][64][64]int32{}
 	t.counters = [16][64]board.Move{}
 	t.cont = [16][64][16][64]int16{}
+	t.pawnCorr = corrTable{}
+	t.materialCorr = corrTable{}
 }
 
 func (t *thread) prepare(p *board.Position, root []rootMove) {
