@@ -24,8 +24,35 @@ func mvvLva(victim, attacker board.PieceType) int32 {
 	return int32(seeValue[victim]*8 - int(attacker))
 }
 
-// scoreMoves fills the frame's scores for the moves in it.
-func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
+// orderMoves prepares the frame's moves for pickMove. The table's move,
+// when legal, goes first unscored: it cuts off often enough that scoring the
+// others (SEE for every capture) is left until it has failed to (pickMove at
+// i = 1). The order is the one full scoring gives.
+func (t *thread) orderMoves(f *frame, ply int, ttMove board.Move) {
+	moves := f.moves.Moves()
+	for i, m := range moves {
+		if m == ttMove {
+			moves[0], moves[i] = moves[i], moves[0]
+			f.scores[0] = orderTT
+			f.unscored = true
+			return
+		}
+	}
+	f.unscored = false
+	t.scoreMoves(f, ply, ttMove, 0)
+}
+
+// nextMove returns the i-th move in order with its ordering score.
+func (t *thread) nextMove(f *frame, ply, i int) (board.Move, int32) {
+	if i == 1 && f.unscored {
+		t.scoreMoves(f, ply, f.moves.At(0), 1)
+		f.unscored = false
+	}
+	return pickMove(f, i)
+}
+
+// scoreMoves fills the frame's scores for its moves from index from on.
+func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move, from int) {
 	p := t.pos
 	us := p.Side()
 	var counter board.Move
@@ -36,7 +63,8 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
 		}
 	}
 	cont1, cont2 := t.contRows(ply)
-	for i, m := range f.moves.Moves() {
+	for i := from; i < f.moves.Len(); i++ {
+		m := f.moves.At(i)
 		var sc int32
 		captured := p.CapturedPiece(m)
 		switch {
@@ -303,7 +331,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		movegen.Legal(p, &f.moves) // the search of this node without ttMove reused the list
 	}
-	t.scoreMoves(f, ply, ttMove)
+	t.orderMoves(f, ply, ttMove)
 
 	us := p.Side()
 	bestScore, bestMove := -Infinity, board.NoMove
@@ -312,7 +340,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	var quiets [64]board.Move
 	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
 	for i := 0; i < f.moves.Len(); i++ {
-		m, order := pickMove(f, i)
+		m, order := t.nextMove(f, ply, i)
 		if m == excluded {
 			continue
 		}
@@ -537,7 +565,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			return -MateScore + ply
 		}
 	}
-	t.scoreMoves(f, ply, board.NoMove)
+	t.scoreMoves(f, ply, board.NoMove, 0)
 
 	bestMove := board.NoMove
 	origAlpha := alpha

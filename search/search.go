@@ -290,10 +290,12 @@ type rootMove struct {
 
 // frame is the per-ply state of a thread's search stack.
 type frame struct {
-	moves   movegen.MoveList
-	scores  [movegen.MaxMoves]int32
-	killers [2]board.Move
-	eval    int
+	moves  movegen.MoveList
+	scores [movegen.MaxMoves]int32
+	// unscored: only the first move (the table's) has its score yet.
+	unscored bool
+	killers  [2]board.Move
+	eval     int
 	// excluded is the move a singular-extension search of this node leaves out.
 	excluded  board.Move
 	doubleExt bool        // the move made from this ply was extended by two plies
