@@ -232,7 +232,7 @@ func (s *Searcher) rootMoves(p *board.Position, only []board.Move) []rootMove {
 		if len(only) > 0 && !contains(only, m) {
 			continue
 		}
-		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity})
+		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity, passScore: -Infinity})
 	}
 	return root
 }
@@ -282,6 +282,11 @@ type rootMove struct {
 	move      board.Move
 	score     int // this iteration's score; -Infinity if not (fully) searched
 	prevScore int
+	// passScore and passBound: the move's result in the latest aspiration
+	// pass of this iteration that scored it. A move that failed high and so
+	// came first, then was cut short in the re-search, is reported by them.
+	passScore int
+	passBound Bound
 	selDepth  int
 	nodes     uint64 // nodes spent under this move in this search (main thread), for time management
 	pv        [MaxPly]board.Move
@@ -389,6 +394,7 @@ func (t *thread) iterate() {
 		t.nearHorizon = false
 		for i := range t.rootMoves {
 			t.rootMoves[i].prevScore = t.rootMoves[i].score
+			t.rootMoves[i].passScore = -Infinity
 		}
 		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
 			t.selDepth = 0
@@ -510,6 +516,8 @@ func (t *thread) reportFinal(multiPV int) {
 		rm := &t.rootMoves[i]
 		depth, score, bound := t.rootDepth, rm.score, BoundExact
 		switch {
+		case score == -Infinity && rm.passScore != -Infinity:
+			score, bound = rm.passScore, rm.passBound
 		case score == -Infinity:
 			depth, score = t.rootDepth-1, rm.prevScore
 		case score <= t.passAlpha:
@@ -595,6 +603,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		}
 		if i == t.pvIdx || score > alpha {
 			rm.score = score
+			rm.passScore, rm.passBound = score, boundOf(score, alpha, beta)
 			rm.selDepth = t.selDepth
 			rm.pvLen = t.extendPV(&rm.pv, m, 0)
 		}
