@@ -75,7 +75,8 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move, from int) {
 			if captured != board.NoPiece {
 				victim = captured.Type()
 			}
-			sc = mvvLva(victim, p.PieceAt(m.From()).Type())
+			attacker := p.PieceAt(m.From())
+			sc = mvvLva(victim, attacker.Type()) + int32(t.captHist[attacker&15][m.To()][victim])/4
 			if m.Kind() == board.Promotion {
 				sc += int32(seeValue[board.Queen])
 			}
@@ -336,8 +337,8 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	us := p.Side()
 	bestScore, bestMove := -Infinity, board.NoMove
 	origAlpha := alpha
-	quietsTried := 0
-	var quiets [64]board.Move
+	quietsTried, capturesTried := 0, 0
+	var quiets, captures [64]board.Move
 	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
 	for i := 0; i < f.moves.Len(); i++ {
 		m, order := t.nextMove(f, ply, i)
@@ -404,11 +405,16 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if t.stopped() {
 			return 0
 		}
-		if quiet && quietsTried < len(quiets) {
-			quiets[quietsTried] = m
-		}
 		if quiet {
+			if quietsTried < len(quiets) {
+				quiets[quietsTried] = m
+			}
 			quietsTried++
+		} else {
+			if capturesTried < len(captures) {
+				captures[capturesTried] = m
+			}
+			capturesTried++
 		}
 
 		if score > bestScore {
@@ -423,6 +429,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 					if quiet {
 						t.rewardQuiet(f, ply, m, depth, quiets[:min(quietsTried, len(quiets))])
 					}
+					t.rewardCapture(m, depth, captures[:min(capturesTried, len(captures))])
 					break
 				}
 			}
@@ -510,6 +517,24 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 		if cont2 != &noContRow {
 			updateHistory(&cont2[pc][to], b)
 		}
+	}
+}
+
+// rewardCapture updates the capture history after move m caused a beta
+// cutoff: m gains if it is a capture, the captures tried before it lose.
+func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {
+	p := t.pos
+	bonus := min(depth*depth*16, 1600)
+	for _, c := range tried {
+		b := -bonus
+		if c == m {
+			b = bonus
+		}
+		victim := board.Pawn // a promotion without capture counts as taking a pawn
+		if captured := p.CapturedPiece(c); captured != board.NoPiece {
+			victim = captured.Type()
+		}
+		updateHistory(&t.captHist[p.PieceAt(c.From())&15][c.To()][victim], b)
 	}
 }
 

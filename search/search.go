@@ -332,6 +332,7 @@ type thread struct {
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
+	captHist       [16][64][8]int16      // capture history: [piece][to][captured type]
 	pawnCorr       corrTable             // static-evaluation corrections by pawn structure
 	materialCorr   corrTable             // and by material signature
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
@@ -341,6 +342,7 @@ func (t *thread) clearHistory() {
 	t.history = [2][64][64]int32{}
 	t.counters = [16][64]board.Move{}
 	t.cont = [16][64][16][64]int16{}
+	t.captHist = [16][64][8]int16{}
 	t.pawnCorr = corrTable{}
 	t.materialCorr = corrTable{}
 }
