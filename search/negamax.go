@@ -76,7 +76,7 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move, from int) {
 				victim = captured.Type()
 			}
 			attacker := p.PieceAt(m.From())
-			sc = mvvLva(victim, attacker.Type()) + int32(t.captHist[attacker&15][m.To()][victim])/4
+			sc = mvvLva(victim, attacker.Type()) + int32(t.captHist[attacker&15][m.To()][victim])/int32(tp.captHistDiv)
 			if m.Kind() == board.Promotion {
 				sc += int32(seeValue[board.Queen])
 			}
@@ -264,14 +264,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 
 	if !pvNode && !inCheck && excluded == board.NoMove {
 		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
-		if depth <= 8 && staticEval-80*depth+40*boolInt(improving) >= beta && staticEval < MateBound {
+		if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
 			return staticEval
 		}
 		// Null move: if passing still fails high, a real move will too (not in
 		// pawn endings, where zugzwang makes passing a poor guide).
 		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
 			ply > 0 && t.stack[ply-1].move != board.NullMove {
-			r := 3 + depth/4 + min((staticEval-beta)/200, 3)
+			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
 			f.move, f.piece = board.NullMove, board.NoPiece
 			t.nnueNull(ply)
 			p.MakeNull()
@@ -312,7 +312,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
 		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
 		f.moves.Contains(ttMove) {
-		singularBeta := ttScore - 2*depth
+		singularBeta := ttScore - tp.singularMargin*depth
 		f.excluded = ttMove
 		score := t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
 		f.excluded = board.NoMove
@@ -322,7 +322,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		switch {
 		case score < singularBeta:
 			ttExt = 1
-			if !pvNode && score < singularBeta-doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
+			if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
 				ttExt = 2
 			}
 		case singularBeta >= beta:
@@ -339,7 +339,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	origAlpha := alpha
 	quietsTried, capturesTried := 0, 0
 	var quiets, captures [64]board.Move
-	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
+	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
 	for i := 0; i < f.moves.Len(); i++ {
 		m, order := t.nextMove(f, ply, i)
 		if m == excluded {
@@ -357,13 +357,13 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				if depth <= 8 && quietsTried >= lmpLimit {
 					continue
 				}
-				if depth <= 6 && staticEval+100+90*depth <= alpha && order < orderCounter {
+				if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
 					continue
 				}
-				if depth <= 6 && order < orderCounter && SEE(p, m) < -60*depth {
+				if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
 					continue
 				}
-			} else if depth <= 6 && order < orderGood && SEE(p, m) < -100*depth {
+			} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
 				continue
 			}
 		}
@@ -389,7 +389,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				r = lmrTable[depth][i+1]
 				r += boolInt(!improving) + boolInt(cutNode) - boolInt(pvNode) - boolInt(givesCheck)
 				if quiet {
-					r -= int(order) / 8000 // history plus two continuation tables
+					r -= int(order) / tp.lmrHistDiv // history plus two continuation tables
 				}
 				r = min(max(r, 0), newDepth-1)
 			}
@@ -450,13 +450,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	return bestScore
 }
 
-// Singular extensions: the least depth they are tried at, the margin below
-// the singular beta that earns a second ply, and how many such double
-// extensions one line may hold (each one grows the tree).
+// Singular extensions: the least depth they are tried at, and how many
+// double extensions one line may hold (each one grows the tree).
 const (
-	singularDepth   = 8
-	doubleExtMargin = 25
-	maxDoubleExts   = 6
+	singularDepth = 8
+	maxDoubleExts = 6
 )
 
 // doubleExts counts the double extensions on the line from the root to ply.
@@ -502,7 +500,7 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 	}
 	p := t.pos
 	us := p.Side()
-	bonus := min(depth*depth*16, 1600)
+	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
 	cont1, cont2 := t.contRows(ply)
 	for _, q := range tried {
 		b := -bonus
@@ -524,7 +522,7 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 // cutoff: m gains if it is a capture, the captures tried before it lose.
 func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {
 	p := t.pos
-	bonus := min(depth*depth*16, 1600)
+	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
 	for _, c := range tried {
 		b := -bonus
 		if c == m {
@@ -609,7 +607,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			if m.Kind() == board.Promotion {
 				gain += seeValue[board.Queen] - seeValue[board.Pawn]
 			}
-			if standPat+gain+200 <= alpha {
+			if standPat+gain+tp.qsDelta <= alpha {
 				continue
 			}
 		}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -363,17 +362,6 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.nnuePrepare()
 }
 
-// lmrTable[depth][moveNumber] is the late-move reduction in plies.
-var lmrTable [MaxPly][movegen.MaxMoves]int
-
-func init() {
-	for d := 1; d < MaxPly; d++ {
-		for m := 1; m < movegen.MaxMoves; m++ {
-			lmrTable[d][m] = int(0.75 + math.Log(float64(d))*math.Log(float64(m))/2.25)
-		}
-	}
-}
-
 // iterate is iterative deepening with aspiration windows, for one thread.
 // Helper threads (id > 0) search the same tree, sharing the table; some of
 // them skip depths so they run ahead and diversify (Lazy SMP).
@@ -401,7 +389,7 @@ func (t *thread) iterate() {
 		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
 			t.selDepth = 0
 			prev := t.rootMoves[t.pvIdx].prevScore
-			alpha, beta, delta := -Infinity, Infinity, 15
+			alpha, beta, delta := -Infinity, Infinity, tp.aspDelta
 			if depth >= 5 && !IsMate(prev) {
 				alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
 			}

@@ -128,5 +128,5 @@ func options() []*option {
 			return nil
 		}},
 		searchOption(),
-	}, append(mctsOptionList(), bookOptionList()...)...)
+	}, slices.Concat(mctsOptionList(), bookOptionList(), tuneOptionList())...)
 }
