@@ -267,6 +267,13 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
 			return staticEval
 		}
+		// Razoring: far below alpha near the horizon, only a capture could
+		// help, and quiescence tells whether one does.
+		if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
+			if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
+				return score
+			}
+		}
 		// Null move: if passing still fails high, a real move will too (not in
 		// pawn endings, where zugzwang makes passing a poor guide).
 		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
@@ -361,6 +368,10 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 					continue
 				}
 				if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
+					continue
+				}
+				// History pruning: moves that have kept failing here before.
+				if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
 					continue
 				}
 			} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {

@@ -25,6 +25,8 @@ var tp = struct {
 	qsDelta                          int // quiescence delta-pruning margin
 	histBonusMul, histBonusMax       int // history bonus = min(mul*depth², max)
 	captHistDiv                      int // capture history's weight in capture ordering
+	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
+	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
 	corrLimitCP                      int // the most one correction table moves an evaluation
 }{
 	rfpMargin: 80, rfpImproving: 40,
@@ -39,6 +41,7 @@ var tp = struct {
 	qsDelta:      200,
 	histBonusMul: 16, histBonusMax: 1600,
 	captHistDiv: 4,
+	razorMargin: 250, histPruneDepth: 4000,
 	corrLimitCP: 64,
 }
 
@@ -75,6 +78,8 @@ func Tunables() []Tunable {
 		{"HistBonusMul", &tp.histBonusMul, 4, 40, 2},
 		{"HistBonusMax", &tp.histBonusMax, 400, 4000, 120},
 		{"CaptHistDiv", &tp.captHistDiv, 1, 16, 0.8},
+		{"RazorMargin", &tp.razorMargin, 50, 600, 20},
+		{"HistPruneDepth", &tp.histPruneDepth, 500, 16000, 400},
 		{"CorrLimitCP", &tp.corrLimitCP, 8, 200, 8},
 	}
 }
