@@ -347,6 +347,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	quietsTried, capturesTried := 0, 0
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
+	cont1, cont2 := t.contRows(ply)
 	for i := 0; i < f.moves.Len(); i++ {
 		m, order := t.nextMove(f, ply, i)
 		if m == excluded {
@@ -400,7 +401,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				r = lmrTable[depth][i+1]
 				r += boolInt(!improving) + boolInt(cutNode) - boolInt(pvNode) - boolInt(givesCheck)
 				if quiet {
-					r -= int(order) / tp.lmrHistDiv // history plus two continuation tables
+					// Killers and the countermove are ordered by their slot, not
+					// their history: one ply less; the rest by history plus the
+					// two continuation tables.
+					if order >= orderCounter {
+						r--
+					}
+					pc, to := f.piece&15, m.To()
+					hist := int(t.history[us][m.From()][to]) + int(cont1[pc][to]) + int(cont2[pc][to])
+					r -= hist / tp.lmrHistDiv
 				}
 				r = min(max(r, 0), newDepth-1)
 			}
