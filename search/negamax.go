@@ -279,7 +279,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
 			ply > 0 && t.stack[ply-1].move != board.NullMove {
 			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
-			f.move, f.piece = board.NullMove, board.NoPiece
+			f.move, f.piece, f.doubleExt = board.NullMove, board.NoPiece, false
 			t.nnueNull(ply)
 			p.MakeNull()
 			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
