@@ -16,9 +16,8 @@ import (
 // converge on the error instead of each counting it once. Pruning decisions
 // that compare the static evaluation with alpha or beta become sharper.
 const (
-	corrSize  = 1 << 14        // entries per side and table
-	corrGrain = 16             // stored values are centipawns times corrGrain
-	corrLimit = 64 * corrGrain // each table moves an evaluation by at most 64 cp
+	corrSize  = 1 << 14 // entries per side and table
+	corrGrain = 16      // stored values are centipawns times corrGrain
 )
 
 type corrTable [2][corrSize]int32
@@ -57,13 +56,14 @@ func (t *thread) correctedEval(raw int) int {
 
 // updateCorrection moves both entries of the position by the error its
 // search result left after correction, more for deeper results; history
-// gravity keeps each entry within corrLimit.
+// gravity keeps each entry within tp.corrLimitCP centipawns.
 func (t *thread) updateCorrection(corrected, score, depth int) {
 	pawn, material := corrKeys(t.pos)
 	us := t.pos.Side()
-	bonus := min(max(int32((score-corrected)*corrGrain*depth/8), -corrLimit/4), corrLimit/4)
+	limit := int32(tp.corrLimitCP) * corrGrain
+	bonus := min(max(int32((score-corrected)*corrGrain*depth/8), -limit/4), limit/4)
 	for _, e := range [...]*int32{&t.pawnCorr[us][pawn], &t.materialCorr[us][material]} {
-		*e += bonus - *e*abs32(bonus)/corrLimit
+		*e += bonus - *e*abs32(bonus)/limit
 	}
 }
 
