@@ -249,15 +249,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	inCheck := movegen.InCheck(p)
-	rawEval, staticEval := -Infinity, -Infinity // the evaluation, and it corrected by history
+	staticEval := -Infinity
 	improving := false
 	if !inCheck {
 		if hit {
-			rawEval = int(tte.eval)
+			staticEval = int(tte.eval)
 		} else {
-			rawEval = t.evaluate(ply)
+			staticEval = t.evaluate(ply)
 		}
-		staticEval = t.correctedEval(rawEval)
 		improving = ply >= 2 && staticEval > t.stack[ply-2].eval
 	}
 	f.eval = staticEval
@@ -461,11 +460,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 	if excluded == board.NoMove {
 		bound := boundOf(bestScore, origAlpha, beta)
-		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound)
-		if !inCheck && !IsMate(bestScore) && (bestMove == board.NoMove || t.isQuiet(bestMove)) &&
-			!(bound == BoundLower && bestScore <= staticEval) && !(bound == BoundUpper && bestScore >= staticEval) {
-			t.updateCorrection(staticEval, bestScore, depth)
-		}
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
 	return bestScore
 }
@@ -587,15 +582,14 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 	}
 
-	rawEval, standPat := -Infinity, -Infinity
+	standPat := -Infinity
 	bestScore := -Infinity
 	if !inCheck {
 		if hit {
-			rawEval = int(tte.eval)
+			standPat = int(tte.eval)
 		} else {
-			rawEval = t.evaluate(ply)
+			standPat = t.evaluate(ply)
 		}
-		standPat = t.correctedEval(rawEval)
 		if standPat >= beta {
 			return standPat
 		}
@@ -652,17 +646,12 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 	}
 	bound := boundOf(bestScore, origAlpha, beta)
-	storedEval := rawEval
+	storedEval := standPat
 	if inCheck {
 		storedEval = 0
 	}
 	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
 	return bestScore
-}
-
-// isQuiet reports whether m neither captures nor promotes.
-func (t *thread) isQuiet(m board.Move) bool {
-	return t.pos.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
 }
 
 func boolInt(b bool) int {

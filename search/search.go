@@ -332,8 +332,6 @@ type thread struct {
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
 	captHist       [16][64][8]int16      // capture history: [piece][to][captured type]
-	pawnCorr       corrTable             // static-evaluation corrections by pawn structure
-	materialCorr   corrTable             // and by material signature
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
 }
 
@@ -342,8 +340,6 @@ func (t *thread) clearHistory() {
 	t.counters = [16][64]board.Move{}
 	t.cont = [16][64][16][64]int16{}
 	t.captHist = [16][64][8]int16{}
-	t.pawnCorr = corrTable{}
-	t.materialCorr = corrTable{}
 }
 
 func (t *thread) prepare(p *board.Position, root []rootMove) {

@@ -27,7 +27,6 @@ var tp = struct {
 	captHistDiv                      int // capture history's weight in capture ordering
 	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
 	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
-	corrLimitCP                      int // the most one correction table moves an evaluation
 }{
 	rfpMargin: 80, rfpImproving: 40,
 	nmpBase: 3, nmpDepthDiv: 4, nmpEvalDiv: 200,
@@ -42,7 +41,6 @@ var tp = struct {
 	histBonusMul: 16, histBonusMax: 1600,
 	captHistDiv: 4,
 	razorMargin: 250, histPruneDepth: 4000,
-	corrLimitCP: 64,
 }
 
 // Tunable is one search constant as SPSA sees it: its name (the UCI option
@@ -80,7 +78,6 @@ func Tunables() []Tunable {
 		{"CaptHistDiv", &tp.captHistDiv, 1, 16, 0.8},
 		{"RazorMargin", &tp.razorMargin, 50, 600, 20},
 		{"HistPruneDepth", &tp.histPruneDepth, 500, 16000, 400},
-		{"CorrLimitCP", &tp.corrLimitCP, 8, 200, 8},
 	}
 }
 
