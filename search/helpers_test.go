@@ -87,12 +87,14 @@ func searchDepth(t *testing.T, p *board.Position, depth int) (search.Result, *re
 	return res, rec
 }
 
-// searchAsync starts s.Search in a goroutine and returns a channel with its
+// searchAsync starts a search with s.Go and returns a channel with its
 // result. Tests wait on it with a deadline, so a search that never stops
-// fails the test instead of hanging it.
+// fails the test instead of hanging it. (s.Go sets the search up before it
+// returns, so a Stop or PonderHit right after is never lost or raced, even
+// when a loaded machine starts the search goroutine late.)
 func searchAsync(s *search.Searcher, p *board.Position, lim search.Limits, report func(search.Info)) <-chan search.Result {
 	done := make(chan search.Result, 1)
-	go func() { done <- s.Search(p, lim, report) }()
+	s.Go(p, lim, report, func(r search.Result) { done <- r })
 	return done
 }
 

@@ -24,8 +24,35 @@ func mvvLva(victim, attacker board.PieceType) int32 {
 	return int32(seeValue[victim]*8 - int(attacker))
 }
 
-// scoreMoves fills the frame's scores for the moves in it.
-func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
+// orderMoves prepares the frame's moves for pickMove. The table's move,
+// when legal, goes first unscored: it cuts off often enough that scoring the
+// others (SEE for every capture) is left until it has failed to (pickMove at
+// i = 1). The order is the one full scoring gives.
+func (t *thread) orderMoves(f *frame, ply int, ttMove board.Move) {
+	moves := f.moves.Moves()
+	for i, m := range moves {
+		if m == ttMove {
+			moves[0], moves[i] = moves[i], moves[0]
+			f.scores[0] = orderTT
+			f.unscored = true
+			return
+		}
+	}
+	f.unscored = false
+	t.scoreMoves(f, ply, ttMove, 0)
+}
+
+// nextMove returns the i-th move in order with its ordering score.
+func (t *thread) nextMove(f *frame, ply, i int) (board.Move, int32) {
+	if i == 1 && f.unscored {
+		t.scoreMoves(f, ply, f.moves.At(0), 1)
+		f.unscored = false
+	}
+	return pickMove(f, i)
+}
+
+// scoreMoves fills the frame's scores for its moves from index from on.
+func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move, from int) {
 	p := t.pos
 	us := p.Side()
 	var counter board.Move
@@ -36,7 +63,8 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
 		}
 	}
 	cont1, cont2 := t.contRows(ply)
-	for i, m := range f.moves.Moves() {
+	for i := from; i < f.moves.Len(); i++ {
+		m := f.moves.At(i)
 		var sc int32
 		captured := p.CapturedPiece(m)
 		switch {
@@ -47,7 +75,8 @@ func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move) {
 			if captured != board.NoPiece {
 				victim = captured.Type()
 			}
-			sc = mvvLva(victim, p.PieceAt(m.From()).Type())
+			attacker := p.PieceAt(m.From())
+			sc = mvvLva(victim, attacker.Type()) + int32(t.captHist[attacker&15][m.To()][victim])/int32(tp.captHistDiv)
 			if m.Kind() == board.Promotion {
 				sc += int32(seeValue[board.Queen])
 			}
@@ -199,13 +228,19 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return alpha
 	}
 
+	// A singular-extension search of this node (excluded set) looks at the
+	// other moves only: the table's entry is the full node's, so it neither
+	// cuts nor stores, and the pruning below already failed to cut here.
+	excluded := f.excluded
 	key := p.Key()
 	tte, hit := s.tt.probe(key)
 	ttMove := board.NoMove
+	ttScore := 0
 	if hit {
 		ttMove = tte.move
-		score := scoreFromTT(int(tte.score), ply)
-		if !pvNode && int(tte.depth) >= depth &&
+		ttScore = scoreFromTT(int(tte.score), ply)
+		score := ttScore
+		if !pvNode && excluded == board.NoMove && int(tte.depth) >= depth &&
 			(tte.bound == BoundExact ||
 				(tte.bound == BoundLower && score >= beta) ||
 				(tte.bound == BoundUpper && score <= alpha)) {
@@ -226,17 +261,24 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 	f.eval = staticEval
 
-	if !pvNode && !inCheck {
+	if !pvNode && !inCheck && excluded == board.NoMove {
 		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
-		if depth <= 8 && staticEval-80*depth+40*boolInt(improving) >= beta && staticEval < MateBound {
+		if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
 			return staticEval
+		}
+		// Razoring: far below alpha near the horizon, only a capture could
+		// help, and quiescence tells whether one does.
+		if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
+			if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
+				return score
+			}
 		}
 		// Null move: if passing still fails high, a real move will too (not in
 		// pawn endings, where zugzwang makes passing a poor guide).
 		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
 			ply > 0 && t.stack[ply-1].move != board.NullMove {
-			r := 3 + depth/4 + min((staticEval-beta)/200, 3)
-			f.move, f.piece = board.NullMove, board.NoPiece
+			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
+			f.move, f.piece, f.doubleExt = board.NullMove, board.NoPiece, false
 			t.nnueNull(ply)
 			p.MakeNull()
 			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
@@ -266,16 +308,50 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		return 0
 	}
-	t.scoreMoves(f, ply, ttMove)
+
+	// Singular extension: when the table's move beats every other move by a
+	// margin at reduced depth, it is searched one ply deeper (two when far
+	// ahead); when another move also reaches beta the node is cut at once
+	// (multi-cut), and when the table's move alone is expected to fail high
+	// it is searched a ply shallower.
+	ttExt := 0
+	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
+		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
+		f.moves.Contains(ttMove) {
+		singularBeta := ttScore - tp.singularMargin*depth
+		f.excluded = ttMove
+		score := t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
+		f.excluded = board.NoMove
+		if t.stopped() {
+			return 0
+		}
+		switch {
+		case score < singularBeta:
+			ttExt = 1
+			if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
+				ttExt = 2
+			}
+		case singularBeta >= beta:
+			return singularBeta
+		case ttScore >= beta:
+			ttExt = -1
+		}
+		movegen.Legal(p, &f.moves) // the search of this node without ttMove reused the list
+	}
+	t.orderMoves(f, ply, ttMove)
 
 	us := p.Side()
 	bestScore, bestMove := -Infinity, board.NoMove
 	origAlpha := alpha
-	quietsTried := 0
-	var quiets [64]board.Move
-	lmpLimit := (3 + depth*depth) / (2 - boolInt(improving))
+	quietsTried, capturesTried := 0, 0
+	var quiets, captures [64]board.Move
+	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
+	cont1, cont2 := t.contRows(ply)
 	for i := 0; i < f.moves.Len(); i++ {
-		m, order := pickMove(f, i)
+		m, order := t.nextMove(f, ply, i)
+		if m == excluded {
+			continue
+		}
 		captured := p.CapturedPiece(m)
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
 		givesCheck := movegen.GivesCheck(p, m)
@@ -288,13 +364,17 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				if depth <= 8 && quietsTried >= lmpLimit {
 					continue
 				}
-				if depth <= 6 && staticEval+100+90*depth <= alpha && order < orderCounter {
+				if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
 					continue
 				}
-				if depth <= 6 && order < orderCounter && SEE(p, m) < -60*depth {
+				if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
 					continue
 				}
-			} else if depth <= 6 && order < orderGood && SEE(p, m) < -100*depth {
+				// History pruning: moves that have kept failing here before.
+				if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
+					continue
+				}
+			} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
 				continue
 			}
 		}
@@ -302,10 +382,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		f.move, f.piece = m, p.PieceAt(m.From())
 		t.nnueMove(ply, m)
 		p.Make(m)
-		newDepth := depth - 1
-		if givesCheck {
-			newDepth++
+		ext := 0
+		if m == ttMove {
+			ext = ttExt
 		}
+		if givesCheck && ext == 0 {
+			ext = 1
+		}
+		f.doubleExt = ext >= 2
+		newDepth := depth - 1 + ext
 		var score int
 		if i == 0 {
 			score = -t.search(-beta, -alpha, newDepth, ply+1, false)
@@ -315,7 +400,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				r = lmrTable[depth][i+1]
 				r += boolInt(!improving) + boolInt(cutNode) - boolInt(pvNode) - boolInt(givesCheck)
 				if quiet {
-					r -= int(order) / 8000 // history plus two continuation tables
+					// Killers and the countermove are ordered by their slot, not
+					// their history: one ply less; the rest by history plus the
+					// two continuation tables.
+					if order >= orderCounter {
+						r--
+					}
+					pc, to := f.piece&15, m.To()
+					hist := int(t.history[us][m.From()][to]) + int(cont1[pc][to]) + int(cont2[pc][to])
+					r -= hist / tp.lmrHistDiv
 				}
 				r = min(max(r, 0), newDepth-1)
 			}
@@ -331,11 +424,16 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if t.stopped() {
 			return 0
 		}
-		if quiet && quietsTried < len(quiets) {
-			quiets[quietsTried] = m
-		}
 		if quiet {
+			if quietsTried < len(quiets) {
+				quiets[quietsTried] = m
+			}
 			quietsTried++
+		} else {
+			if capturesTried < len(captures) {
+				captures[capturesTried] = m
+			}
+			capturesTried++
 		}
 
 		if score > bestScore {
@@ -350,15 +448,37 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 					if quiet {
 						t.rewardQuiet(f, ply, m, depth, quiets[:min(quietsTried, len(quiets))])
 					}
+					t.rewardCapture(m, depth, captures[:min(capturesTried, len(captures))])
 					break
 				}
 			}
 		}
 	}
 
-	bound := boundOf(bestScore, origAlpha, beta)
-	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	if bestScore == -Infinity { // only the excluded move was legal
+		return alpha
+	}
+	if excluded == board.NoMove {
+		bound := boundOf(bestScore, origAlpha, beta)
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	}
 	return bestScore
+}
+
+// Singular extensions: the least depth they are tried at, and how many
+// double extensions one line may hold (each one grows the tree).
+const (
+	singularDepth = 8
+	maxDoubleExts = 6
+)
+
+// doubleExts counts the double extensions on the line from the root to ply.
+func (t *thread) doubleExts(ply int) int {
+	n := 0
+	for i := 0; i < ply; i++ {
+		n += boolInt(t.stack[i].doubleExt)
+	}
+	return n
 }
 
 // extendPV writes m followed by the child's PV (ply+1) into pv and returns
@@ -395,7 +515,7 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 	}
 	p := t.pos
 	us := p.Side()
-	bonus := min(depth*depth*16, 1600)
+	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
 	cont1, cont2 := t.contRows(ply)
 	for _, q := range tried {
 		b := -bonus
@@ -410,6 +530,24 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 		if cont2 != &noContRow {
 			updateHistory(&cont2[pc][to], b)
 		}
+	}
+}
+
+// rewardCapture updates the capture history after move m caused a beta
+// cutoff: m gains if it is a capture, the captures tried before it lose.
+func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {
+	p := t.pos
+	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
+	for _, c := range tried {
+		b := -bonus
+		if c == m {
+			b = bonus
+		}
+		victim := board.Pawn // a promotion without capture counts as taking a pawn
+		if captured := p.CapturedPiece(c); captured != board.NoPiece {
+			victim = captured.Type()
+		}
+		updateHistory(&t.captHist[p.PieceAt(c.From())&15][c.To()][victim], b)
 	}
 }
 
@@ -464,7 +602,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			return -MateScore + ply
 		}
 	}
-	t.scoreMoves(f, ply, board.NoMove)
+	t.scoreMoves(f, ply, board.NoMove, 0)
 
 	bestMove := board.NoMove
 	origAlpha := alpha
@@ -483,7 +621,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			if m.Kind() == board.Promotion {
 				gain += seeValue[board.Queen] - seeValue[board.Pawn]
 			}
-			if standPat+gain+200 <= alpha {
+			if standPat+gain+tp.qsDelta <= alpha {
 				continue
 			}
 		}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -232,7 +231,7 @@ func (s *Searcher) rootMoves(p *board.Position, only []board.Move) []rootMove {
 		if len(only) > 0 && !contains(only, m) {
 			continue
 		}
-		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity})
+		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity, passScore: -Infinity})
 	}
 	return root
 }
@@ -282,6 +281,11 @@ type rootMove struct {
 	move      board.Move
 	score     int // this iteration's score; -Infinity if not (fully) searched
 	prevScore int
+	// passScore and passBound: the move's result in the latest aspiration
+	// pass of this iteration that scored it. A move that failed high and so
+	// came first, then was cut short in the re-search, is reported by them.
+	passScore int
+	passBound Bound
 	selDepth  int
 	nodes     uint64 // nodes spent under this move in this search (main thread), for time management
 	pv        [MaxPly]board.Move
@@ -290,14 +294,19 @@ type rootMove struct {
 
 // frame is the per-ply state of a thread's search stack.
 type frame struct {
-	moves   movegen.MoveList
-	scores  [movegen.MaxMoves]int32
-	killers [2]board.Move
-	eval    int
-	move    board.Move  // the move made from this ply
-	piece   board.Piece // the piece that made it
-	pv      [MaxPly]board.Move
-	pvLen   int
+	moves  movegen.MoveList
+	scores [movegen.MaxMoves]int32
+	// unscored: only the first move (the table's) has its score yet.
+	unscored bool
+	killers  [2]board.Move
+	eval     int
+	// excluded is the move a singular-extension search of this node leaves out.
+	excluded  board.Move
+	doubleExt bool        // the move made from this ply was extended by two plies
+	move      board.Move  // the move made from this ply
+	piece     board.Piece // the piece that made it
+	pv        [MaxPly]board.Move
+	pvLen     int
 }
 
 // thread is one search worker with its own position, stack and histories.
@@ -322,6 +331,7 @@ type thread struct {
 	history        [2][64][64]int32
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
+	captHist       [16][64][8]int16      // capture history: [piece][to][captured type]
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
 }
 
@@ -329,6 +339,7 @@ func (t *thread) clearHistory() {
 	t.history = [2][64][64]int32{}
 	t.counters = [16][64]board.Move{}
 	t.cont = [16][64][16][64]int16{}
+	t.captHist = [16][64][8]int16{}
 }
 
 func (t *thread) prepare(p *board.Position, root []rootMove) {
@@ -345,17 +356,6 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 		t.stack[i].killers = [2]board.Move{}
 	}
 	t.nnuePrepare()
-}
-
-// lmrTable[depth][moveNumber] is the late-move reduction in plies.
-var lmrTable [MaxPly][movegen.MaxMoves]int
-
-func init() {
-	for d := 1; d < MaxPly; d++ {
-		for m := 1; m < movegen.MaxMoves; m++ {
-			lmrTable[d][m] = int(0.75 + math.Log(float64(d))*math.Log(float64(m))/2.25)
-		}
-	}
 }
 
 // iterate is iterative deepening with aspiration windows, for one thread.
@@ -380,11 +380,12 @@ func (t *thread) iterate() {
 		t.nearHorizon = false
 		for i := range t.rootMoves {
 			t.rootMoves[i].prevScore = t.rootMoves[i].score
+			t.rootMoves[i].passScore = -Infinity
 		}
 		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
 			t.selDepth = 0
 			prev := t.rootMoves[t.pvIdx].prevScore
-			alpha, beta, delta := -Infinity, Infinity, 15
+			alpha, beta, delta := -Infinity, Infinity, tp.aspDelta
 			if depth >= 5 && !IsMate(prev) {
 				alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
 			}
@@ -501,6 +502,8 @@ func (t *thread) reportFinal(multiPV int) {
 		rm := &t.rootMoves[i]
 		depth, score, bound := t.rootDepth, rm.score, BoundExact
 		switch {
+		case score == -Infinity && rm.passScore != -Infinity:
+			score, bound = rm.passScore, rm.passBound
 		case score == -Infinity:
 			depth, score = t.rootDepth-1, rm.prevScore
 		case score <= t.passAlpha:
@@ -546,6 +549,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		t.rootMoves[i].score = -Infinity
 	}
 	t.stack[0].eval = eval.Evaluate(p)
+	t.stack[0].doubleExt = false
 	showCurr := t.id == 0 && s.elapsed() > 3*time.Second
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
 		rm := &t.rootMoves[i]
@@ -585,6 +589,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		}
 		if i == t.pvIdx || score > alpha {
 			rm.score = score
+			rm.passScore, rm.passBound = score, boundOf(score, alpha, beta)
 			rm.selDepth = t.selDepth
 			rm.pvLen = t.extendPV(&rm.pv, m, 0)
 		}

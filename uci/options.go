@@ -127,5 +127,5 @@ func options() []*option {
 			e.setAlphaBetaOptions()
 			return nil
 		}},
-	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList())...)
+	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList(), tuneOptionList())...)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -47,8 +49,22 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
 	network := fs.String("network", "", "alphabeta: NNUE network file (default: none, the hand-crafted evaluation);\nmcts: ONNX network file (default: the embedded one)")
 	ortLib := fs.String("onnxruntime", "", "mcts: path of "+onnx.LibraryName+" (default: $"+onnx.LibraryEnv+", then lib/)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof, or a PGO build)")
 	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
 		return code
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine bench:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "engine bench:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	// OpenBench and fastchess call "engine bench" with a positional depth.
 	if fs.NArg() == 1 {

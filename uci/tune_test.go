@@ -1,0 +1,33 @@
+//go:build tune
+
+package uci
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/twofold-chess/twofold/search"
+)
+
+// In tune builds every search tunable is a spin option that setoption changes.
+func TestTuneOptions(t *testing.T) {
+	var declared []string
+	for _, o := range options() {
+		declared = append(declared, o.declaration())
+	}
+	all := strings.Join(declared, "\n")
+	for _, tn := range search.Tunables() {
+		assert.Contains(t, all, "option name "+tn.Name+" type spin")
+	}
+	tn := search.Tunables()[0]
+	old := *tn.Value
+	defer func() { *tn.Value = old }()
+	for _, o := range options() {
+		if o.name == tn.Name {
+			assert.NoError(t, o.apply(nil, "100"))
+		}
+	}
+	assert.Equal(t, 100, *tn.Value)
+}
