@@ -26,8 +26,8 @@ func mvvLva(victim, attacker board.PieceType) int32 {
 
 // orderMoves prepares the frame's moves for pickMove. The table's move,
 // when legal, goes first unscored: it cuts off often enough that scoring the
-// others (SEE for every capture) is left until it has failed to (pickMove at
-// i = 1). The order is the one full scoring gives.
+// others (SEE for every capture) is left until it has failed to (nextMove at
+// i = 1), when they are scored with the histories its subtree has updated.
 func (t *thread) orderMoves(f *frame, ply int, ttMove board.Move) {
 	moves := f.moves.Moves()
 	for i, m := range moves {
