@@ -10,8 +10,9 @@ import (
 
 // The alpha-beta searcher's network: EvalFile loads an NNUE file (package
 // nnue's format), Use NNUE says whether AlphaBeta evaluates with it.
-// Without a network, or with Use NNUE off, it uses the hand-crafted
-// evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
+// Without a network, with Use NNUE off, or in the weakened modes (Skill
+// Level, UCI_Elo, Difficulty, whose levels were calibrated with it), it
+// uses the hand-crafted evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
 // so the next "go" (and "bench") searches with them. MCTS has its own
 // network (NetworkFile) and is not affected.
 
@@ -20,12 +21,13 @@ type nnueState struct {
 	net  *nnue.Network // nil: none loaded
 	file string        // the EvalFile net was loaded from
 	use  bool          // Use NNUE
+	weak bool          // a weakened mode is on (set by setAlphaBetaOptions)
 }
 
 // inUse is the network AlphaBeta evaluates with: nil for the hand-crafted
 // evaluation.
 func (s *nnueState) inUse() *nnue.Network {
-	if !s.use {
+	if !s.use || s.weak {
 		return nil
 	}
 	return s.net
@@ -38,8 +40,11 @@ func (s *nnueState) describe() string {
 		return "none (hand-crafted evaluation)"
 	}
 	use := "in use"
-	if !s.use {
+	switch {
+	case !s.use:
 		use = "not in use (Use NNUE is false: hand-crafted evaluation)"
+	case s.weak:
+		use = "not in use (a weakened mode evaluates by hand: Skill Level, UCI_Elo or Difficulty)"
 	}
 	return fmt.Sprintf("%s, %s, kernel %s, %s", s.file, s.net, s.net.Kernel(), use)
 }

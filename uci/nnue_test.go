@@ -87,6 +87,10 @@ func TestEvalFileAndUseNNUE(t *testing.T) {
 		{"<empty> unloads", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value <empty>"}, want{nil, nil}},
 		{"no value unloads", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value"}, want{nil, nil}},
 		{"no network: on means nothing", []string{"setoption name Use NNUE value true"}, want{nil, nil}},
+		{"Skill Level below 20: hand-crafted", []string{"setoption name EvalFile value " + good, "setoption name Skill Level value 10"}, want{net, nil}},
+		{"UCI_LimitStrength: hand-crafted", []string{"setoption name EvalFile value " + good, "setoption name UCI_LimitStrength value true"}, want{net, nil}},
+		{"Difficulty Easy: hand-crafted", []string{"setoption name Difficulty value Easy", "setoption name EvalFile value " + good}, want{net, nil}},
+		{"full strength again: the network", []string{"setoption name EvalFile value " + good, "setoption name Skill Level value 3", "setoption name Skill Level value 20"}, want{net, net}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, out := newEngine(t)
@@ -269,6 +273,8 @@ func TestDisplayAndEvalShowTheNetwork(t *testing.T) {
 		{"not in use", []string{"setoption name EvalFile value " + path, "setoption name Use NNUE value false"},
 			desc + ", not in use (Use NNUE is false: hand-crafted evaluation)", true},
 		{"unloaded", []string{"setoption name EvalFile value " + path, "setoption name EvalFile value <empty>"}, "none (hand-crafted evaluation)", false},
+		{"weakened", []string{"setoption name EvalFile value " + path, "setoption name UCI_LimitStrength value true"},
+			desc + ", not in use (a weakened mode evaluates by hand: Skill Level, UCI_Elo or Difficulty)", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, out := newEngine(t)

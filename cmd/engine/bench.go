@@ -82,13 +82,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":
-		var net *nnue.Network
-		if *network != "" {
-			var err error
-			if net, err = nnue.Load(*network); err != nil {
-				fmt.Fprintln(stderr, "engine bench:", err)
-				return 1
-			}
+		net, err := loadNNUE(*network)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine bench:", err)
+			return 1
 		}
 		bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
 		return 0
@@ -119,4 +116,13 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// loadNNUE reads the NNUE file of a --network flag; an empty name is the
+// hand-crafted evaluation (nil).
+func loadNNUE(path string) (*nnue.Network, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return nnue.Load(path)
 }

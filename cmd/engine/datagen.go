@@ -18,9 +18,11 @@ import (
 )
 
 const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N] [--depth N]
-       [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB]
+       [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB] [--network FILE]
 
-Self-play games of the alpha-beta searcher at fixed nodes per move, writing
+Self-play games of the alpha-beta searcher at fixed nodes per move (with
+the hand-crafted evaluation, or with the NNUE network --network names, so
+that net N+1 learns from net N's games), writing
 quiet positions (not in check, best move not a capture or promotion, no
 mate score) with the search score and the game result as 32-byte records
 (format: package evaldata, README "NNUE data and training") for the NNUE
@@ -61,6 +63,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	hash := fs.Int("hash", 16, "transposition table per worker in MB")
 	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
+	network := fs.String("network", "", "NNUE network file the searches evaluate with (default: the hand-crafted evaluation)")
 	maxStart := fs.Int("max-start-score", 300, "redraw a start whose search score is beyond this many cp either way (0: keep all)")
 	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
 		return code
@@ -79,9 +82,13 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine datagen: --frc must be in 0..1")
 		return 2
 	}
+	net, err := loadNNUE(*network)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine datagen:", err)
+		return 1
+	}
 	var openings []string
 	if *book != "" {
-		var err error
 		if openings, err = texel.ReadOpenings(*book); err != nil {
 			fmt.Fprintln(stderr, "engine datagen:", err)
 			return 1
@@ -104,12 +111,16 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g\n",
-		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc)
+	evaluation := "hand-crafted evaluation"
+	if net != nil {
+		evaluation = "network " + *network + ", " + net.String()
+	}
+	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g, %s\n",
+		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc, evaluation)
 	start := time.Now()
 	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
 		Nodes: *nodes, Depth: *depth, FRC: *frc, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
-		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
+		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Network: net, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
 		Progress: stderr,
 	})
 	if cerr := w.Close(); err == nil {

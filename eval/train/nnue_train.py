@@ -64,6 +64,8 @@ def parse_args(argv):
     ap.add_argument("--export", help="write the final network here too")
     ap.add_argument("--log-every", type=float, default=30, help="seconds between progress lines within an epoch")
     ap.add_argument("--no-check", action="store_true", help="skip validating the data files")
+    ap.add_argument("--mirror", action="store_true",
+                    help="reflect a random half of each training batch left to right (files a-h swapped)")
     args = ap.parse_args(argv)
     if args.batch < 1 or args.epochs < 1 or args.lr <= 0 or not 0 <= args.wdl_lambda <= 1 or args.k <= 0:
         ap.error("--batch and --epochs must be positive, --lr and --k positive, --wdl-lambda in [0, 1]")
@@ -76,8 +78,8 @@ def log(msg):
     print(msg, flush=True)
 
 
-def batch_tensors(recs, device):
-    stm, other, offsets = nnue_data.features(recs)
+def batch_tensors(recs, device, mirror=None):
+    stm, other, offsets = nnue_data.features(recs, mirror)
     score, result = nnue_data.targets(recs)
     t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
     return t(stm), t(other), t(offsets), t(score), t(result)
@@ -167,7 +169,8 @@ def main(argv=None):
         model.train()
         for s in range(0, len(order), args.batch):
             part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
-            batch = batch_tensors(ds.gather(part), device)
+            mirror = rng.random(len(part)) < 0.5 if args.mirror else None
+            batch = batch_tensors(ds.gather(part), device, mirror)
             loss = loss_fn(model, batch, args.wdl_lambda, args.k)
             if not math.isfinite(float(loss)):
                 log(f"epoch {epoch}: non-finite loss; nothing saved (lower --lr)")
