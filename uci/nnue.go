@@ -8,17 +8,17 @@ import (
 	"github.com/twofold-chess/twofold/nnue"
 )
 
-// The alpha-beta searcher's network: EvalFile loads an NNUE file (package
-// nnue's format), Use NNUE says whether AlphaBeta evaluates with it.
-// Without a network, with Use NNUE off, or in the weakened modes (Skill
-// Level, UCI_Elo, Difficulty, whose levels were calibrated with it), it
-// uses the hand-crafted evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
+// The alpha-beta searcher's network: EvalFile names an NNUE file (package
+// nnue's format) or <default>, the network embedded in the binary; Use
+// NNUE says whether AlphaBeta evaluates with it. With Use NNUE off, or in
+// the weakened modes (Skill Level, UCI_Elo, Difficulty, calibrated with it),
+// it uses the hand-crafted evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
 // so the next "go" (and "bench") searches with them. MCTS has its own
 // network (NetworkFile) and is not affected.
 
 // nnueState is the loaded network and the options that choose it.
 type nnueState struct {
-	net  *nnue.Network // nil: none loaded
+	net  *nnue.Network // never nil once New has applied the defaults
 	file string        // the EvalFile net was loaded from
 	use  bool          // Use NNUE
 	weak bool          // a weakened mode is on (set by setAlphaBetaOptions)
@@ -36,9 +36,6 @@ func (s *nnueState) inUse() *nnue.Network {
 // describe names the network and says whether it is used (the "d" and
 // "eval" line, and what a refused EvalFile keeps).
 func (s *nnueState) describe() string {
-	if s.net == nil {
-		return "none (hand-crafted evaluation)"
-	}
 	use := "in use"
 	switch {
 	case !s.use:
@@ -51,12 +48,13 @@ func (s *nnueState) describe() string {
 
 func nnueOptionList() []*option {
 	return []*option{
-		// Stockfish's name. "<empty>" is how Stockfish shows an empty
-		// string; a GUI may send it back, so it means "no network" too.
-		{name: "EvalFile", kind: "string", def: "<empty>", apply: func(e *Engine, v string) error {
+		// Stockfish's name. An empty value (or "<empty>", how Stockfish
+		// shows one, which a GUI may send back) means the embedded
+		// network too: the hand-crafted evaluation is Use NNUE's choice.
+		{name: "EvalFile", kind: "string", def: nnue.DefaultName, apply: func(e *Engine, v string) error {
 			v = strings.TrimSpace(v)
-			if v == "" || strings.EqualFold(v, "<empty>") {
-				e.nnue.net, e.nnue.file = nil, ""
+			if v == "" || strings.EqualFold(v, "<empty>") || strings.EqualFold(v, nnue.DefaultName) {
+				e.nnue.net, e.nnue.file = nnue.Default(), nnue.DefaultName
 				e.setAlphaBetaOptions()
 				return nil
 			}
@@ -97,9 +95,6 @@ func (e *Engine) loadNetwork(path string) error {
 // White's view, with the line naming the network.
 func (e *Engine) nnueEval(p *board.Position) string {
 	line := "Network: " + e.nnue.describe()
-	if e.nnue.net == nil {
-		return line
-	}
 	stm := e.nnue.net.Evaluate(p)
 	white := stm
 	if p.Side() == board.Black {

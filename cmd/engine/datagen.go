@@ -21,8 +21,8 @@ const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N
        [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB] [--network FILE]
 
 Self-play games of the alpha-beta searcher at fixed nodes per move (with
-the hand-crafted evaluation, or with the NNUE network --network names, so
-that net N+1 learns from net N's games), writing
+the embedded NNUE evaluation, --network none for the hand-crafted one, or
+another network file), writing
 quiet positions (not in check, best move not a capture or promotion, no
 mate score) with the search score and the game result as 32-byte records
 (format: package evaldata, README "NNUE data and training") for the NNUE
@@ -63,7 +63,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	hash := fs.Int("hash", 16, "transposition table per worker in MB")
 	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
-	network := fs.String("network", "", "NNUE network file the searches evaluate with (default: the hand-crafted evaluation)")
+	network := fs.String("network", "default", "evaluation of the searches: default (the embedded NNUE), none (hand-crafted) or an NNUE file")
 	maxStart := fs.Int("max-start-score", 300, "redraw a start whose search score is beyond this many cp either way (0: keep all)")
 	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
 		return code
@@ -82,13 +82,14 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine datagen: --frc must be in 0..1")
 		return 2
 	}
-	net, err := loadNNUE(*network)
-	if err != nil {
-		fmt.Fprintln(stderr, "engine datagen:", err)
+	net, nerr := loadNNUE(*network)
+	if nerr != nil {
+		fmt.Fprintln(stderr, "engine datagen:", nerr)
 		return 1
 	}
 	var openings []string
 	if *book != "" {
+		var err error
 		if openings, err = texel.ReadOpenings(*book); err != nil {
 			fmt.Fprintln(stderr, "engine datagen:", err)
 			return 1
@@ -113,7 +114,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	}
 	evaluation := "hand-crafted evaluation"
 	if net != nil {
-		evaluation = "network " + *network + ", " + net.String()
+		evaluation = "network " + net.String()
 	}
 	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g, %s\n",
 		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc, evaluation)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,32 +35,26 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	assert.Greater(t, st.Size()/evaldata.RecordSize, first)
 }
 
-// --network makes the searches evaluate with a network: the same seed then
-// plays other games; a file that cannot be loaded ends the command.
+// The searches evaluate with the embedded network unless --network says
+// otherwise; the same seed then plays other games.
 func TestDatagenNetwork(t *testing.T) {
 	dir := t.TempDir()
-	net, err := nnue.Random(32, nnue.SCReLU, 1)
-	require.NoError(t, err)
-	var buf bytes.Buffer
-	require.NoError(t, net.Write(&buf))
-	path := filepath.Join(dir, "net.nnue")
-	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-	records := func(name string, network ...string) []byte {
-		out := filepath.Join(dir, name+".bin")
-		args := append([]string{"datagen", "--out", out, "--games", "1", "--nodes", "300", "--workers", "1", "--max-plies", "30"}, network...)
-		code, _, stderr := engine(t, "", args...)
+	records := func(network string) []byte {
+		out := filepath.Join(dir, network+".bin")
+		code, _, stderr := engine(t, "", "datagen", "--out", out, "--games", "1", "--nodes", "300", "--workers", "1",
+			"--max-plies", "30", "--network", network)
 		require.Equal(t, 0, code, stderr)
-		if len(network) == 0 {
+		if network == "none" {
 			assert.Contains(t, stderr, ", hand-crafted evaluation\n")
 		} else {
-			assert.Contains(t, stderr, ", network "+path+", "+net.String()+"\n")
+			assert.Contains(t, stderr, ", network "+nnue.Default().String()+"\n")
 		}
 		data, err := os.ReadFile(out)
 		require.NoError(t, err)
 		require.NotEmpty(t, data)
 		return data
 	}
-	assert.NotEqual(t, records("hce"), records("net", "--network", path), "the evaluation changes the games")
+	assert.NotEqual(t, records("default"), records("none"), "the evaluation changes the games")
 
 	code, _, stderr := engine(t, "", "datagen", "--out", filepath.Join(dir, "x.bin"), "--games", "1", "--network", filepath.Join(dir, "absent.nnue"))
 	assert.Equal(t, 1, code)

@@ -10,11 +10,12 @@ and their loss printed each epoch.
 Loss: mean squared error between sigmoid(out_cp / K) and the WDL-lambda target
     lambda * sigmoid(score_cp / K) + (1 - lambda) * result
 both from the side to move's view, out_cp = network output * 400 (the engine's
-centipawns), K = --k (400). lambda defaults to 0.75: the first data sets hold a few
-hundred thousand positions from a few thousand games, so the game results are few and
-shared by ~70 positions each (noisy, strongly correlated labels), while the search score
-is a per-position label; the 0.25 of result still pulls the net away from the
-hand-crafted evaluation's systematic errors (such as misjudged endgames).
+centipawns), K = --k (400). lambda defaults to 1 (the search score alone): the search's
+margins are centipawns of the hand-crafted scale, and in Twofold's self-play the results are
+more decisive than sigmoid(score / 400) says, so blending them in (lambda 0.75) inflated the
+network's scores about 1.3x over the search's and cost ~250 Elo in games (README, "Networks
+trained"). A lower lambda pulls the net towards the results (the hand-crafted evaluation's
+systematic errors, such as misjudged endgames) once the scale is handled.
 
 Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
 clipped to what the quantised network represents exactly (nnue_model.clip).
@@ -55,7 +56,7 @@ def parse_args(argv):
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-decay", type=float, default=0.9, help="learning rate factor per epoch")
-    ap.add_argument("--wdl-lambda", type=float, default=0.75, help="weight of the score in the target")
+    ap.add_argument("--wdl-lambda", type=float, default=1.0, help="weight of the score in the target")
     ap.add_argument("--k", type=float, default=400.0, help="sigmoid scale in centipawns")
     ap.add_argument("--val-fraction", type=float, default=0.02)
     ap.add_argument("--seed", type=int, default=1)
