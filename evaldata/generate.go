@@ -3,6 +3,7 @@ package evaldata
 import (
 	"context"
 	"fmt"
+	"github.com/twofold-chess/twofold/nnue"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -17,14 +18,15 @@ import (
 
 // GenOptions configure Generate. Zero values take the defaults noted.
 type GenOptions struct {
-	Nodes       uint64   // search nodes per move (default 5000 when Depth is 0)
-	Depth       int      // search depth per move instead of (or, with Nodes, besides) nodes
-	RandomPlies int      // random moves after the opening before the searches play
-	Openings    []string // FENs to start from (one drawn per game), or none for the start position
-	FRC         float64  // share of games started from a random Chess960 position instead
-	Workers     int      // games played at once (default 1)
-	HashMB      int      // transposition table per worker (default 16)
-	MaxPlies    int      // searched plies after which a game is a draw (default 400)
+	Nodes       uint64        // search nodes per move (default 5000 when Depth is 0)
+	Depth       int           // search depth per move instead of (or, with Nodes, besides) nodes
+	RandomPlies int           // random moves after the opening before the searches play
+	Openings    []string      // FENs to start from (one drawn per game), or none for the start position
+	FRC         float64       // share of games started from a random Chess960 position instead
+	Workers     int           // games played at once (default 1)
+	HashMB      int           // transposition table per worker (default 16)
+	MaxPlies    int           // searched plies after which a game is a draw (default 400)
+	Network     *nnue.Network // the searches' evaluation; nil = the hand-crafted one
 	// MaxStartScore: a start whose search score exceeds this many centipawns
 	// either way is drawn again (0: any start). The random plies end with
 	// one side's random move, which often leaves material hanging for the
@@ -129,7 +131,7 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := search.New(opt.HashMB, search.Options{Threads: 1})
+			s := search.New(opt.HashMB, search.Options{Threads: 1, Network: opt.Network})
 			var recs []Record
 			for ctx.Err() == nil {
 				g := next.Add(1) - 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/twofold-chess/twofold/nnue"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,7 +136,15 @@ func (a *AlphaBeta) put(s *search.Searcher) {
 func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkRequest, report func(Line)) (Line, error) {
 	s := a.get()
 	defer a.put(s)
-	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: req.Level.strength()})
+	st := req.Level.strength()
+	var net *nnue.Network // the weakened levels evaluate by hand, as in UCI
+	if !st.Limited() {
+		net = nnue.Default()
+	}
+	if s.Options().Network != net {
+		s.Clear() // the table holds the other evaluation's scores
+	}
+	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: st, Network: net})
 	lim := search.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}
 	side := pos.Side()
 	toLine := func(i search.Info) Line {

@@ -20,6 +20,10 @@ type Strength struct {
 
 func (st Strength) active() bool { return st.Depth > 0 || st.Nodes > 0 }
 
+// Limited reports whether st weakens the search (the zero Strength is full
+// strength).
+func (st Strength) Limited() bool { return st.active() }
+
 // Difficulty levels as the seed design defined them.
 var difficulties = map[string]Strength{
 	"easy":   {Depth: 2, Margin: 70},

@@ -55,3 +55,25 @@ func TestNodeCappedStrength(t *testing.T) {
 		assert.Less(t, res.Nodes, uint64(1000+2048))
 	}
 }
+
+// Limited tells the weakened settings from full strength (the UCI loop
+// evaluates the weakened ones by hand).
+func TestStrengthLimited(t *testing.T) {
+	easy, _ := search.DifficultyStrength("Easy")
+	maxLevel, _ := search.DifficultyStrength("Max")
+	for _, c := range []struct {
+		name    string
+		st      search.Strength
+		limited bool
+	}{
+		{"zero", search.Strength{}, false},
+		{"Skill Level 20", search.SkillStrength(20), false},
+		{"Skill Level 10", search.SkillStrength(10), true},
+		{"UCI_Elo 1500", search.EloStrength(1500), true},
+		{"UCI_Elo 1900", search.EloStrength(1900), true},
+		{"Difficulty Easy", easy, true},
+		{"Difficulty Max", maxLevel, false},
+	} {
+		assert.Equal(t, c.limited, c.st.Limited(), c.name)
+	}
+}

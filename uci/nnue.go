@@ -8,24 +8,26 @@ import (
 	"github.com/twofold-chess/twofold/nnue"
 )
 
-// The alpha-beta searcher's network: EvalFile loads an NNUE file (package
-// nnue's format), Use NNUE says whether AlphaBeta evaluates with it.
-// Without a network, or with Use NNUE off, it uses the hand-crafted
-// evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
+// The alpha-beta searcher's network: EvalFile names an NNUE file (package
+// nnue's format) or <default>, the network embedded in the binary; Use
+// NNUE says whether AlphaBeta evaluates with it. With Use NNUE off, or in
+// the weakened modes (Skill Level, UCI_Elo, Difficulty, calibrated with it),
+// it uses the hand-crafted evaluation. Both reach the searcher at once, through setAlphaBetaOptions,
 // so the next "go" (and "bench") searches with them. MCTS has its own
 // network (NetworkFile) and is not affected.
 
 // nnueState is the loaded network and the options that choose it.
 type nnueState struct {
-	net  *nnue.Network // nil: none loaded
+	net  *nnue.Network // never nil once New has applied the defaults
 	file string        // the EvalFile net was loaded from
 	use  bool          // Use NNUE
+	weak bool          // a weakened mode is on (set by setAlphaBetaOptions)
 }
 
 // inUse is the network AlphaBeta evaluates with: nil for the hand-crafted
 // evaluation.
 func (s *nnueState) inUse() *nnue.Network {
-	if !s.use {
+	if !s.use || s.weak {
 		return nil
 	}
 	return s.net
@@ -34,24 +36,25 @@ func (s *nnueState) inUse() *nnue.Network {
 // describe names the network and says whether it is used (the "d" and
 // "eval" line, and what a refused EvalFile keeps).
 func (s *nnueState) describe() string {
-	if s.net == nil {
-		return "none (hand-crafted evaluation)"
-	}
 	use := "in use"
-	if !s.use {
+	switch {
+	case !s.use:
 		use = "not in use (Use NNUE is false: hand-crafted evaluation)"
+	case s.weak:
+		use = "not in use (a weakened mode evaluates by hand: Skill Level, UCI_Elo or Difficulty)"
 	}
 	return fmt.Sprintf("%s, %s, kernel %s, %s", s.file, s.net, s.net.Kernel(), use)
 }
 
 func nnueOptionList() []*option {
 	return []*option{
-		// Stockfish's name. "<empty>" is how Stockfish shows an empty
-		// string; a GUI may send it back, so it means "no network" too.
-		{name: "EvalFile", kind: "string", def: "<empty>", apply: func(e *Engine, v string) error {
+		// Stockfish's name. An empty value (or "<empty>", how Stockfish
+		// shows one, which a GUI may send back) means the embedded
+		// network too: the hand-crafted evaluation is Use NNUE's choice.
+		{name: "EvalFile", kind: "string", def: nnue.DefaultName, apply: func(e *Engine, v string) error {
 			v = strings.TrimSpace(v)
-			if v == "" || strings.EqualFold(v, "<empty>") {
-				e.nnue.net, e.nnue.file = nil, ""
+			if v == "" || strings.EqualFold(v, "<empty>") || strings.EqualFold(v, nnue.DefaultName) {
+				e.nnue.net, e.nnue.file = nnue.Default(), nnue.DefaultName
 				e.setAlphaBetaOptions()
 				return nil
 			}
@@ -92,9 +95,6 @@ func (e *Engine) loadNetwork(path string) error {
 // White's view, with the line naming the network.
 func (e *Engine) nnueEval(p *board.Position) string {
 	line := "Network: " + e.nnue.describe()
-	if e.nnue.net == nil {
-		return line
-	}
 	stm := e.nnue.net.Evaluate(p)
 	white := stm
 	if p.Side() == board.Black {

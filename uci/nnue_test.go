@@ -64,11 +64,12 @@ func sameNetwork(a, b *nnue.Network) bool {
 }
 
 // EvalFile loads a network, Use NNUE decides whether the searcher gets it,
-// and <empty> (or nothing) unloads it; the order of the options does not
-// matter.
+// and <default>, <empty> or nothing brings back the embedded one; a weakened
+// mode evaluates by hand; the order of the options does not matter.
 func TestEvalFileAndUseNNUE(t *testing.T) {
 	good, net := writeNetwork(t, 64, 1)
 	other, net2 := writeNetwork(t, 32, 2)
+	def := nnue.Default()
 	type want struct {
 		loaded, used *nnue.Network
 	}
@@ -77,16 +78,21 @@ func TestEvalFileAndUseNNUE(t *testing.T) {
 		commands []string
 		want     want
 	}{
-		{"defaults", nil, want{nil, nil}},
+		{"defaults: the embedded network", nil, want{def, def}},
+		{"off: hand-crafted", []string{"setoption name Use NNUE value false"}, want{def, nil}},
 		{"load", []string{"setoption name EvalFile value " + good}, want{net, net}},
 		{"load, names in any case", []string{"setoption name evalfile value " + good, "setoption name use nnue value TRUE"}, want{net, net}},
 		{"load, then off", []string{"setoption name EvalFile value " + good, "setoption name Use NNUE value false"}, want{net, nil}},
 		{"off, then load: loaded, not used", []string{"setoption name Use NNUE value false", "setoption name EvalFile value " + good}, want{net, nil}},
 		{"off, load, on", []string{"setoption name Use NNUE value false", "setoption name EvalFile value " + good, "setoption name Use NNUE value true"}, want{net, net}},
 		{"another file replaces it", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value " + other}, want{net2, net2}},
-		{"<empty> unloads", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value <empty>"}, want{nil, nil}},
-		{"no value unloads", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value"}, want{nil, nil}},
-		{"no network: on means nothing", []string{"setoption name Use NNUE value true"}, want{nil, nil}},
+		{"<default> is the embedded one", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value <default>"}, want{def, def}},
+		{"<empty> too", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value <empty>"}, want{def, def}},
+		{"no value too", []string{"setoption name EvalFile value " + good, "setoption name EvalFile value"}, want{def, def}},
+		{"Skill Level below 20: hand-crafted", []string{"setoption name EvalFile value " + good, "setoption name Skill Level value 10"}, want{net, nil}},
+		{"UCI_LimitStrength: hand-crafted", []string{"setoption name UCI_LimitStrength value true"}, want{def, nil}},
+		{"Difficulty Easy: hand-crafted", []string{"setoption name Difficulty value Easy"}, want{def, nil}},
+		{"full strength again: the network", []string{"setoption name Skill Level value 3", "setoption name Skill Level value 20"}, want{def, def}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, out := newEngine(t)
@@ -161,7 +167,7 @@ func TestBadEvalFileKeepsPrevious(t *testing.T) {
 			net      *nnue.Network
 			kept     string
 		}{
-			{"no network before", nil, nil, "none (hand-crafted evaluation)"},
+			{"the embedded network before", nil, nnue.Default(), nnue.DefaultName + ", " + nnue.Default().String()},
 			{"a network before", []string{"setoption name EvalFile value " + good}, net, good + ", " + net.String()},
 		} {
 			t.Run(c.name+", "+before.name, func(t *testing.T) {
@@ -212,28 +218,32 @@ func searchLines(t *testing.T, commands ...string) [][]string {
 }
 
 // The network reaches the search: with it the scores differ from the
-// hand-crafted evaluation's; with Use NNUE false, or once unloaded, the
-// search is the hand-crafted one exactly; and switching back gives the
-// search a fresh engine with the network makes (the switch empties the
-// hash, which held the other evaluation's scores).
+// hand-crafted evaluation's and the embedded network's; with Use NNUE
+// false the search is the hand-crafted one exactly; and switching back
+// gives the search a fresh engine with the network makes (the switch
+// empties the hash, which held the other evaluation's scores).
 func TestNetworkChangesTheSearch(t *testing.T) {
 	path, _ := writeNetwork(t, 64, 1)
 	const fen = "position fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 	const goDepth = "go depth 5"
-	hce := searchLines(t, fen, goDepth)
+	hce := searchLines(t, "setoption name Use NNUE value false", fen, goDepth)
+	embedded := searchLines(t, fen, goDepth)
 	require.Len(t, hce, 1)
+	require.Len(t, embedded, 1)
+	assert.NotEqual(t, hce[0], embedded[0], "the embedded network is the default")
 
 	got := searchLines(t,
 		"setoption name EvalFile value "+path, fen, goDepth,
 		"setoption name Use NNUE value false", goDepth,
 		"setoption name Use NNUE value true", goDepth,
-		"setoption name EvalFile value <empty>", goDepth)
+		"setoption name EvalFile value <default>", goDepth)
 	require.Len(t, got, 4)
 	withNet := got[0]
 	assert.NotEqual(t, hce[0], withNet, "the network changes the search")
+	assert.NotEqual(t, embedded[0], withNet, "the file's network, not the embedded one")
 	assert.Equal(t, hce[0], got[1], "Use NNUE false: the hand-crafted search, bit for bit")
 	assert.Equal(t, withNet, got[2], "Use NNUE true again: the network's search, as from a fresh engine")
-	assert.Equal(t, hce[0], got[3], "unloaded: the hand-crafted search")
+	assert.Equal(t, embedded[0], got[3], "<default>: the embedded network's search")
 
 	// Loaded while Use NNUE is false: not used until it is true.
 	got = searchLines(t, "setoption name Use NNUE value false", "setoption name EvalFile value "+path, fen, goDepth,
@@ -253,22 +263,28 @@ func TestNetworkChangesTheSearch(t *testing.T) {
 func TestDisplayAndEvalShowTheNetwork(t *testing.T) {
 	path, net := writeNetwork(t, 64, 1)
 	desc := path + ", " + net.String() + ", kernel " + net.Kernel()
+	def := nnue.Default()
+	defDesc := nnue.DefaultName + ", " + def.String() + ", kernel " + def.Kernel()
 	const pos = "position startpos moves e2e4"
 	p := board.StartPosition()
 	p.Make(mustMove(t, p, "e2e4"))
-	stm := net.Evaluate(p) // Black to move
-	nnueLine := fmt.Sprintf("NNUE evaluation: %d cp (White's view), %d cp (side to move)", -stm, stm)
+	nnueLine := func(n *nnue.Network) string {
+		stm := n.Evaluate(p) // Black to move
+		return fmt.Sprintf("NNUE evaluation: %d cp (White's view), %d cp (side to move)", -stm, stm)
+	}
 	for _, c := range []struct {
 		name     string
 		commands []string
 		network  string
-		nnue     bool // an NNUE evaluation line
+		net      *nnue.Network
 	}{
-		{"none", nil, "none (hand-crafted evaluation)", false},
-		{"in use", []string{"setoption name EvalFile value " + path}, desc + ", in use", true},
+		{"embedded", nil, defDesc + ", in use", def},
+		{"in use", []string{"setoption name EvalFile value " + path}, desc + ", in use", net},
 		{"not in use", []string{"setoption name EvalFile value " + path, "setoption name Use NNUE value false"},
-			desc + ", not in use (Use NNUE is false: hand-crafted evaluation)", true},
-		{"unloaded", []string{"setoption name EvalFile value " + path, "setoption name EvalFile value <empty>"}, "none (hand-crafted evaluation)", false},
+			desc + ", not in use (Use NNUE is false: hand-crafted evaluation)", net},
+		{"weakened", []string{"setoption name UCI_LimitStrength value true"},
+			defDesc + ", not in use (a weakened mode evaluates by hand: Skill Level, UCI_Elo or Difficulty)", def},
+		{"embedded again", []string{"setoption name EvalFile value " + path, "setoption name EvalFile value <empty>"}, defDesc + ", in use", def},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, out := newEngine(t)
@@ -287,11 +303,7 @@ func TestDisplayAndEvalShowTheNetwork(t *testing.T) {
 			final := indexOf(ev, "Final evaluation: ")
 			require.GreaterOrEqual(t, final, 2, "the hand-crafted breakdown and total stay: %q", ev)
 			assert.True(t, strings.HasPrefix(ev[0], "term (white - black)"), ev[0])
-			if c.nnue {
-				assert.Equal(t, []string{nnueLine, "Network: " + c.network}, ev[final+1:])
-			} else {
-				assert.Equal(t, []string{"Network: " + c.network}, ev[final+1:])
-			}
+			assert.Equal(t, []string{nnueLine(c.net), "Network: " + c.network}, ev[final+1:])
 		})
 	}
 }
@@ -305,12 +317,16 @@ func TestBenchCommandWithNetwork(t *testing.T) {
 		require.NotNil(t, m, "%q", out)
 		return m[1]
 	}
-	hce := session(t, "bench 2")
+	embedded := session(t, "bench 2")
+	hce := session(t, "setoption name Use NNUE value false", "bench 2")
 	withNet := session(t, "setoption name EvalFile value "+path, "bench 2")
 	off := session(t, "setoption name EvalFile value "+path, "setoption name Use NNUE value false", "bench 2")
 
+	def := nnue.Default()
+	assert.Equal(t, "Network: "+def.String()+", kernel "+def.Kernel(), embedded[0], "%q", embedded[:2])
 	assert.Equal(t, "Network: "+net.String()+", kernel "+net.Kernel(), withNet[1], "%q", withNet[:2])
 	assert.NotEqual(t, count(hce), count(withNet))
+	assert.NotEqual(t, count(embedded), count(withNet))
 	assert.Equal(t, count(hce), count(off), "Use NNUE false: the hand-crafted bench")
 	assert.Empty(t, filterPrefix(hce, "Network: "))
 	assert.Empty(t, filterPrefix(off, "Network: "))

@@ -38,7 +38,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name UCI_LimitStrength type check default false",
 		"option name UCI_Elo type spin default 1500 min 1320 max 1950",
 		"option name Difficulty type combo default Max var Easy var Medium var Hard var Max",
-		"option name EvalFile type string default <empty>",
+		"option name EvalFile type string default <default>",
 		"option name Use NNUE type check default true",
 		"option name Search type combo default AlphaBeta var AlphaBeta var MCTS",
 		"option name NetworkFile type string default <default>",
@@ -112,6 +112,7 @@ func TestSetOptionNamesAndValues(t *testing.T) {
 		"setoption name use nnue value FALSE",
 		"setoption name evalfile value <empty>",
 		"setoption name EvalFile value",
+		"setoption name EvalFile value <Default>",
 		"isready",
 	)
 	assert.Equal(t, []string{"readyok"}, out)
@@ -510,11 +511,12 @@ func TestParseGo(t *testing.T) {
 func TestEvalCommand(t *testing.T) {
 	out := session(t, "position startpos moves e2e4", "eval")
 	require.NotEmpty(t, out)
-	// The hand-crafted breakdown and total, then the network (none here;
-	// nnue_test.go has the rest).
-	require.GreaterOrEqual(t, len(out), 2)
-	assert.True(t, strings.HasPrefix(out[len(out)-2], "Final evaluation"), "%q", out)
-	assert.Equal(t, "Network: none (hand-crafted evaluation)", out[len(out)-1])
+	// The hand-crafted breakdown and total, then the embedded network's
+	// score and name (nnue_test.go has the rest).
+	require.GreaterOrEqual(t, len(out), 3)
+	assert.True(t, strings.HasPrefix(out[len(out)-3], "Final evaluation"), "%q", out)
+	assert.True(t, strings.HasPrefix(out[len(out)-2], "NNUE evaluation: "), "%q", out)
+	assert.True(t, strings.HasPrefix(out[len(out)-1], "Network: <default>, "), "%q", out)
 	assert.Greater(t, len(out), 3, "a breakdown, not just the total")
 }
 

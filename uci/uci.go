@@ -321,13 +321,17 @@ func (e *Engine) setOption(args []string) {
 
 // setAlphaBetaOptions gives the classical mind its own options as the UCI
 // options ask: the strength and the evaluation (neither applies to MCTS).
-// A change of evaluation empties the hash and histories, whose entries
-// hold the old evaluation's scores, so that a search after the change is
-// the search a fresh engine with the new evaluation makes.
+// A weakened mode evaluates by hand whatever the network options say: its
+// levels were calibrated (and the seed's Easy/Medium/Hard defined) with
+// the hand-crafted evaluation. A change of evaluation empties the hash and
+// histories, whose entries hold the old evaluation's scores, so that a
+// search after the change is the search a fresh engine with the new
+// evaluation makes.
 func (e *Engine) setAlphaBetaOptions() {
 	s := e.alphaBeta.Searcher()
 	o := s.Options()
 	o.Strength = e.strength()
+	e.nnue.weak = o.Strength.Limited()
 	if net := e.nnue.inUse(); net != o.Network {
 		o.Network = net
 		s.Clear()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -25,10 +26,10 @@ signature of the search, quoted in commits that change the search. The last
 line reads "N nodes M nps" (the OpenBench convention).
 
 --network names the network of the searcher measured. For the alpha-beta
-searcher it is an NNUE file (the UCI option EvalFile), which then evaluates
-instead of the hand-crafted evaluation (named on a first line, with the
-kernel it runs on): a bench with a network measures the nps it gives. For
---search mcts it is an ONNX network (the UCI option NetworkFile).
+searcher it is an NNUE file (the UCI option EvalFile), by default the one
+embedded in the binary, named on a first line with the kernel it runs on;
+--network none searches with the hand-crafted evaluation (no first line).
+For --search mcts it is an ONNX network (the UCI option NetworkFile).
 
 With --search mcts it measures the MCTS searcher instead: the raw ONNX
 Runtime evaluation rate of the network at batch 1, 8, 16 and 32 (one
@@ -47,7 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	positions := fs.Int("positions", 1, "mcts: how many bench positions to search")
 	threads := fs.Int("threads", 1, "mcts: search threads")
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
-	network := fs.String("network", "", "alphabeta: NNUE network file (default: none, the hand-crafted evaluation);\nmcts: ONNX network file (default: the embedded one)")
+	network := fs.String("network", "", "alphabeta: NNUE network file, or none for the hand-crafted evaluation (default: the embedded one);\nmcts: ONNX network file (default: the embedded one)")
 	ortLib := fs.String("onnxruntime", "", "mcts: path of "+onnx.LibraryName+" (default: $"+onnx.LibraryEnv+", then lib/)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof, or a PGO build)")
 	if done, code := parseFlags(fs, args, benchHelp, stdout, stderr); done {
@@ -82,13 +83,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":
-		var net *nnue.Network
-		if *network != "" {
-			var err error
-			if net, err = nnue.Load(*network); err != nil {
-				fmt.Fprintln(stderr, "engine bench:", err)
-				return 1
-			}
+		net, err := loadNNUE(*network)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine bench:", err)
+			return 1
 		}
 		bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
 		return 0
@@ -119,4 +117,17 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// loadNNUE resolves an alpha-beta --network flag: empty or "default" is the
+// embedded network, "none" the hand-crafted evaluation (nil), anything
+// else a network file.
+func loadNNUE(name string) (*nnue.Network, error) {
+	switch strings.ToLower(name) {
+	case "", "default", strings.ToLower(nnue.DefaultName):
+		return nnue.Default(), nil
+	case "none":
+		return nil, nil
+	}
+	return nnue.Load(name)
 }

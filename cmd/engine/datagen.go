@@ -18,9 +18,11 @@ import (
 )
 
 const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N] [--depth N]
-       [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB]
+       [--book FILE.epd] [--frc X] [--random-plies N] [--workers N] [--seed N] [--hash MB] [--network FILE]
 
-Self-play games of the alpha-beta searcher at fixed nodes per move, writing
+Self-play games of the alpha-beta searcher at fixed nodes per move (with
+the embedded NNUE evaluation, --network none for the hand-crafted one, or
+another network file), writing
 quiet positions (not in check, best move not a capture or promotion, no
 mate score) with the search score and the game result as 32-byte records
 (format: package evaldata, README "NNUE data and training") for the NNUE
@@ -61,6 +63,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	hash := fs.Int("hash", 16, "transposition table per worker in MB")
 	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
+	network := fs.String("network", "default", "evaluation of the searches: default (the embedded NNUE), none (hand-crafted) or an NNUE file")
 	maxStart := fs.Int("max-start-score", 300, "redraw a start whose search score is beyond this many cp either way (0: keep all)")
 	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
 		return code
@@ -78,6 +81,11 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	case !(*frc >= 0 && *frc <= 1):
 		fmt.Fprintln(stderr, "engine datagen: --frc must be in 0..1")
 		return 2
+	}
+	net, nerr := loadNNUE(*network)
+	if nerr != nil {
+		fmt.Fprintln(stderr, "engine datagen:", nerr)
+		return 1
 	}
 	var openings []string
 	if *book != "" {
@@ -104,12 +112,16 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g\n",
-		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc)
+	evaluation := "hand-crafted evaluation"
+	if net != nil {
+		evaluation = "network " + net.String()
+	}
+	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g, %s\n",
+		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc, evaluation)
 	start := time.Now()
 	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
 		Nodes: *nodes, Depth: *depth, FRC: *frc, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
-		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
+		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Network: net, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
 		Progress: stderr,
 	})
 	if cerr := w.Close(); err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/evaldata"
+	"github.com/twofold-chess/twofold/nnue"
 )
 
 func TestDatagenAppendsAndResumes(t *testing.T) {
@@ -32,6 +33,32 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	st, err = os.Stat(out)
 	require.NoError(t, err)
 	assert.Greater(t, st.Size()/evaldata.RecordSize, first)
+}
+
+// The searches evaluate with the embedded network unless --network says
+// otherwise; the same seed then plays other games.
+func TestDatagenNetwork(t *testing.T) {
+	dir := t.TempDir()
+	records := func(network string) []byte {
+		out := filepath.Join(dir, network+".bin")
+		code, _, stderr := engine(t, "", "datagen", "--out", out, "--games", "1", "--nodes", "300", "--workers", "1",
+			"--max-plies", "30", "--network", network)
+		require.Equal(t, 0, code, stderr)
+		if network == "none" {
+			assert.Contains(t, stderr, ", hand-crafted evaluation\n")
+		} else {
+			assert.Contains(t, stderr, ", network "+nnue.Default().String()+"\n")
+		}
+		data, err := os.ReadFile(out)
+		require.NoError(t, err)
+		require.NotEmpty(t, data)
+		return data
+	}
+	assert.NotEqual(t, records("default"), records("none"), "the evaluation changes the games")
+
+	code, _, stderr := engine(t, "", "datagen", "--out", filepath.Join(dir, "x.bin"), "--games", "1", "--network", filepath.Join(dir, "absent.nnue"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "absent.nnue")
 }
 
 func TestDatagenDepthAndFRC(t *testing.T) {

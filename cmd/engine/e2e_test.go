@@ -385,10 +385,12 @@ func TestBenchSubcommand(t *testing.T) {
 	last := lines[len(lines)-1]
 	m := regexp.MustCompile(`^(\d+) nodes \d+ nps$`).FindStringSubmatch(last)
 	require.NotNil(t, m, "last line %q", last)
-	// The same signature as the package computes in-process.
-	rep, err := bench.Run(context.Background(), io.Discard, 3, nil)
+	// The same signature as the package computes in-process, with the
+	// embedded network named first.
+	rep, err := bench.Run(context.Background(), io.Discard, 3, nnue.Default())
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(rep.Nodes), m[1])
+	assert.Equal(t, "Network: "+nnue.Default().String()+", kernel "+nnue.Default().Kernel(), lines[0])
 	assert.Empty(t, errOut.String())
 }
 
@@ -419,8 +421,9 @@ func TestBenchFlags(t *testing.T) {
 }
 
 // --network gives the alpha-beta bench an NNUE network: it is named first,
-// the search changes (another node count) and stays deterministic; a file
-// that cannot be loaded ends the command with the reason.
+// the search changes (another node count) and stays deterministic; "none"
+// is the hand-crafted evaluation; a file that cannot be loaded ends the
+// command with the reason.
 func TestBenchNetworkFlag(t *testing.T) {
 	net, err := nnue.Random(64, nnue.SCReLU, 1)
 	require.NoError(t, err)
@@ -435,10 +438,13 @@ func TestBenchNetworkFlag(t *testing.T) {
 	require.NoError(t, os.WriteFile(corrupt, data, 0o644))
 
 	nodes := regexp.MustCompile(`(?m)^(\d+) nodes \d+ nps\n$`)
-	code, hce, _ := engine(t, "", "bench", "--depth", "2")
+	code, hce, _ := engine(t, "", "bench", "--depth", "2", "--network", "none")
 	require.Equal(t, 0, code)
 	require.Regexp(t, nodes, hce)
 	assert.NotContains(t, hce, "Network:")
+	rep, err := bench.Run(context.Background(), io.Discard, 2, nil)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(rep.Nodes), nodes.FindStringSubmatch(hce)[1], "none: the hand-crafted search")
 	for _, args := range [][]string{
 		{"bench", "--depth", "2", "--network", path},
 		{"bench", "--network", path, "--search", "alphabeta", "2"},
@@ -452,7 +458,7 @@ func TestBenchNetworkFlag(t *testing.T) {
 	}
 	// The same signature as the package computes in-process.
 	_, out, _ := engine(t, "", "bench", "--depth", "2", "--network", path)
-	rep, err := bench.Run(context.Background(), io.Discard, 2, net)
+	rep, err = bench.Run(context.Background(), io.Discard, 2, net)
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(rep.Nodes), nodes.FindStringSubmatch(out)[1])
 

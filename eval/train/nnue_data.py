@@ -119,7 +119,7 @@ def _squares_and_nibbles(recs):
     return mask, nib
 
 
-def features(recs):
+def features(recs, mirror=None):
     """Feature indices of a batch for both perspectives.
 
     Returns (stm_idx, other_idx, offsets): flat int64 arrays of equal length, the
@@ -127,6 +127,9 @@ def features(recs):
     move's and from the other side's perspective. The feature of a piece of colour pc,
     type pt on square sq seen from perspective persp is
     384*(pc != persp) + 64*pt + (sq if persp is White else sq^56).
+    mirror (optional, a bool per record) reflects those records' boards left to right
+    (files a-h swapped, sq^7): the same position for the evaluation, whose inputs hold
+    no castling rights, so a cheap second sample (the trainer's --mirror).
     """
     mask, nib = _squares_and_nibbles(recs)
     rows, sq = np.nonzero(mask)  # row-major: by record, then by square upward
@@ -134,6 +137,8 @@ def features(recs):
     pc = nib[rows, rank].astype(np.int64)
     colour, pt = pc >> 3, pc & 7
     sq = sq.astype(np.int64)
+    if mirror is not None:
+        sq = np.where(np.asarray(mirror, dtype=bool)[rows], sq ^ 7, sq)
     white = 384 * (colour != 0) + 64 * pt + sq
     black = 384 * (colour != 1) + 64 * pt + (sq ^ 56)
     black_to_move = recs["stm"][rows] == 1

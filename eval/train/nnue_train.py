@@ -10,11 +10,12 @@ and their loss printed each epoch.
 Loss: mean squared error between sigmoid(out_cp / K) and the WDL-lambda target
     lambda * sigmoid(score_cp / K) + (1 - lambda) * result
 both from the side to move's view, out_cp = network output * 400 (the engine's
-centipawns), K = --k (400). lambda defaults to 0.75: the first data sets hold a few
-hundred thousand positions from a few thousand games, so the game results are few and
-shared by ~70 positions each (noisy, strongly correlated labels), while the search score
-is a per-position label; the 0.25 of result still pulls the net away from the
-hand-crafted evaluation's systematic errors (such as misjudged endgames).
+centipawns), K = --k (400). lambda defaults to 1 (the search score alone): the search's
+margins are centipawns of the hand-crafted scale, and in Twofold's self-play the results are
+more decisive than sigmoid(score / 400) says, so blending them in (lambda 0.75) inflated the
+network's scores about 1.3x over the search's and cost ~250 Elo in games (README, "Networks
+trained"). A lower lambda pulls the net towards the results (the hand-crafted evaluation's
+systematic errors, such as misjudged endgames) once the scale is handled.
 
 Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
 clipped to what the quantised network represents exactly (nnue_model.clip).
@@ -55,7 +56,7 @@ def parse_args(argv):
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-decay", type=float, default=0.9, help="learning rate factor per epoch")
-    ap.add_argument("--wdl-lambda", type=float, default=0.75, help="weight of the score in the target")
+    ap.add_argument("--wdl-lambda", type=float, default=1.0, help="weight of the score in the target")
     ap.add_argument("--k", type=float, default=400.0, help="sigmoid scale in centipawns")
     ap.add_argument("--val-fraction", type=float, default=0.02)
     ap.add_argument("--seed", type=int, default=1)
@@ -64,6 +65,8 @@ def parse_args(argv):
     ap.add_argument("--export", help="write the final network here too")
     ap.add_argument("--log-every", type=float, default=30, help="seconds between progress lines within an epoch")
     ap.add_argument("--no-check", action="store_true", help="skip validating the data files")
+    ap.add_argument("--mirror", action="store_true",
+                    help="reflect a random half of each training batch left to right (files a-h swapped)")
     args = ap.parse_args(argv)
     if args.batch < 1 or args.epochs < 1 or args.lr <= 0 or not 0 <= args.wdl_lambda <= 1 or args.k <= 0:
         ap.error("--batch and --epochs must be positive, --lr and --k positive, --wdl-lambda in [0, 1]")
@@ -76,8 +79,8 @@ def log(msg):
     print(msg, flush=True)
 
 
-def batch_tensors(recs, device):
-    stm, other, offsets = nnue_data.features(recs)
+def batch_tensors(recs, device, mirror=None):
+    stm, other, offsets = nnue_data.features(recs, mirror)
     score, result = nnue_data.targets(recs)
     t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
     return t(stm), t(other), t(offsets), t(score), t(result)
@@ -167,7 +170,8 @@ def main(argv=None):
         model.train()
         for s in range(0, len(order), args.batch):
             part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
-            batch = batch_tensors(ds.gather(part), device)
+            mirror = rng.random(len(part)) < 0.5 if args.mirror else None
+            batch = batch_tensors(ds.gather(part), device, mirror)
             loss = loss_fn(model, batch, args.wdl_lambda, args.k)
             if not math.isfinite(float(loss)):
                 log(f"epoch {epoch}: non-finite loss; nothing saved (lower --lr)")

@@ -107,6 +107,22 @@ class DataTest(unittest.TestCase):
             self.assertEqual(sorted(stm[off[i]:ends[i]].tolist()), want_stm)
             self.assertEqual(sorted(other[off[i]:ends[i]].tolist()), want_other)
 
+    def test_mirror_reflects_files(self):
+        rs = np.random.RandomState(5)
+        boards = [random_board(rs) for _ in range(40)]
+        sides = [int(rs.randint(0, 2)) for _ in boards]
+        recs = np.frombuffer(b"".join(encode(b, stm=s) for b, s in zip(boards, sides)), dtype=nnue_data.RECORD)
+        mirror = np.arange(len(boards)) % 2 == 0
+        stm, other, off = nnue_data.features(recs, mirror)
+        ends = list(off[1:]) + [len(stm)]
+        for i, (b, s) in enumerate(zip(boards, sides)):
+            seen = {sq ^ 7: p for sq, p in b.items()} if mirror[i] else b
+            want_stm, want_other = slow_features(seen, s)
+            self.assertEqual(sorted(stm[off[i]:ends[i]].tolist()), want_stm)
+            self.assertEqual(sorted(other[off[i]:ends[i]].tolist()), want_other)
+        plain = nnue_data.features(recs)
+        self.assertTrue(all((a == b).all() for a, b in zip(nnue_data.features(recs, np.zeros(len(boards), bool)), plain)))
+
     def test_targets_from_side_to_move(self):
         recs = np.frombuffer(encode(START, stm=0, score=120, result=2) + encode(START, stm=1, score=120, result=2)
                              + encode(START, stm=1, score=-5, result=1), dtype=nnue_data.RECORD)
@@ -290,7 +306,7 @@ class TrainTest(unittest.TestCase):
         self.assertIn("positions/s", out)
         self.assertTrue(os.path.exists(os.path.join(run, "epoch-003.nnue")))
 
-        code, out = self.run_main(*common, "--epochs", "4", "--export", net)
+        code, out = self.run_main(*common, "--epochs", "4", "--export", net, "--mirror")
         self.assertEqual(code, 0, out)
         self.assertIn("resumed", out)
         self.assertIn("epoch 4 ", out)
