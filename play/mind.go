@@ -141,9 +141,6 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 	if !st.Limited() {
 		net = nnue.Default()
 	}
-	if s.Options().Network != net {
-		s.Clear() // the table holds the other evaluation's scores
-	}
 	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: st, Network: net})
 	lim := search.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}
 	side := pos.Side()

@@ -19,7 +19,7 @@ type Options struct {
 	MultiPV      int           // lines to report, default 1
 	MoveOverhead time.Duration // kept in hand per move for GUI and transport lag
 	Strength     Strength      // weakening for casual play; zero = full strength
-	Network      *nnue.Network // the static evaluation; nil = the hand-crafted eval.Evaluate
+	Network      *nnue.Network // the static evaluation; nil = the hand-crafted eval.Evaluate (SetOptions empties the tables when it changes)
 }
 
 // Searcher runs searches; it keeps the transposition table and the threads'
@@ -52,11 +52,17 @@ func New(hashMB int, opts Options) *Searcher {
 func (s *Searcher) SetOptions(o Options) {
 	o.Threads = max(o.Threads, 1)
 	o.MultiPV = max(o.MultiPV, 1)
+	newEval := o.Network != s.opts.Network
 	s.opts = o
 	for len(s.threads) < o.Threads {
 		s.threads = append(s.threads, &thread{s: s, id: len(s.threads)})
 	}
 	s.threads = s.threads[:o.Threads]
+	if newEval {
+		// The table and histories hold the other evaluation's scores: a
+		// search after the change is the one a fresh searcher makes.
+		s.Clear()
+	}
 }
 
 // Options returns the current options.

@@ -332,10 +332,7 @@ func (e *Engine) setAlphaBetaOptions() {
 	o := s.Options()
 	o.Strength = e.strength()
 	e.nnue.weak = o.Strength.Limited()
-	if net := e.nnue.inUse(); net != o.Network {
-		o.Network = net
-		s.Clear()
-	}
+	o.Network = e.nnue.inUse() // SetOptions empties the tables when it changes
 	s.SetOptions(o)
 }
 
