@@ -202,72 +202,95 @@ func (p *Position) Make(m Move) {
 		key: p.key, move: m, captured: captured,
 		castling: p.castling, ep: p.ep, halfmove: p.halfmove,
 	})
-
-	key := p.key ^ zobristSide
-	if p.ep != NoSquare {
-		key ^= zobristEP[p.ep.File()]
-		p.ep = NoSquare
-	}
+	p.key = p.KeyAfter(m)
+	doublePushEP := p.epPossible(m)
+	p.ep = NoSquare
 	p.halfmove++
 
 	switch m.Kind() {
 	case Castling:
 		rook := p.squares[to]
-		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
 		// Remove both first: in Chess960 the destinations may hold the other piece.
 		p.remove(from)
 		p.remove(to)
-		p.put(moved, kingTo)
-		p.put(rook, rookTo)
-		key ^= zobristPiece[moved][from] ^ zobristPiece[moved][kingTo] ^
-			zobristPiece[rook][to] ^ zobristPiece[rook][rookTo]
+		p.put(moved, m.CastlingKingTo())
+		p.put(rook, m.CastlingRookTo())
 	case EnPassant:
 		capSq := to ^ 8 // the square behind the target, from the mover's view
-		captured = p.squares[capSq]
-		p.history[len(p.history)-1].captured = captured
+		p.history[len(p.history)-1].captured = p.squares[capSq]
 		p.remove(capSq)
 		p.relocate(from, to)
-		key ^= zobristPiece[captured][capSq] ^ zobristPiece[moved][from] ^ zobristPiece[moved][to]
 		p.halfmove = 0
 	default:
 		if captured != NoPiece {
 			p.remove(to)
-			key ^= zobristPiece[captured][to]
 			p.halfmove = 0
 		}
 		if m.Kind() == Promotion {
-			promo := MakePiece(us, m.PromotionType())
 			p.remove(from)
-			p.put(promo, to)
-			key ^= zobristPiece[moved][from] ^ zobristPiece[promo][to]
+			p.put(MakePiece(us, m.PromotionType()), to)
 		} else {
 			p.relocate(from, to)
-			key ^= zobristPiece[moved][from] ^ zobristPiece[moved][to]
 		}
 		if moved.Type() == Pawn {
 			p.halfmove = 0
-			if to-from == 16 || from-to == 16 {
-				// Record the e.p. square only when a capture there is possible,
-				// so equal positions get equal keys (repetition rule).
-				ep := (from + to) / 2
-				if pawnNeighbours(to)&p.Pieces(us.Other(), Pawn) != 0 {
-					p.ep = ep
-					key ^= zobristEP[ep.File()]
-				}
+			if doublePushEP {
+				p.ep = (from + to) / 2
 			}
 		}
 	}
 
-	if lost := p.castleMask[from] | p.castleMask[to]; p.castling&lost != 0 {
-		key ^= zobristCastling[p.castling]
-		p.castling &^= lost
-		key ^= zobristCastling[p.castling]
-	}
+	p.castling &^= p.castleMask[from] | p.castleMask[to]
 	if us == Black {
 		p.fullmove++
 	}
 	p.side = us.Other()
-	p.key = key
+}
+
+// epPossible reports whether m is a double pawn push that an enemy pawn
+// could capture en passant. Only then is the e.p. square recorded, so equal
+// positions get equal keys (repetition rule).
+func (p *Position) epPossible(m Move) bool {
+	from, to := m.From(), m.To()
+	return p.squares[from].Type() == Pawn && (to-from == 16 || from-to == 16) &&
+		pawnNeighbours(to)&p.Pieces(p.side.Other(), Pawn) != 0
+}
+
+// KeyAfter returns the key the position will have once the legal move m is
+// made, without making it (Make uses it; the search prefetches the table's
+// entry for the child with it).
+func (p *Position) KeyAfter(m Move) uint64 {
+	from, to := m.From(), m.To()
+	moved := p.squares[from]
+	key := p.key ^ zobristSide
+	if p.ep != NoSquare {
+		key ^= zobristEP[p.ep.File()]
+	}
+	switch m.Kind() {
+	case Castling:
+		rook := p.squares[to]
+		key ^= zobristPiece[moved][from] ^ zobristPiece[moved][m.CastlingKingTo()] ^
+			zobristPiece[rook][to] ^ zobristPiece[rook][m.CastlingRookTo()]
+	case EnPassant:
+		capSq := to ^ 8
+		key ^= zobristPiece[p.squares[capSq]][capSq] ^ zobristPiece[moved][from] ^ zobristPiece[moved][to]
+	default:
+		if captured := p.squares[to]; captured != NoPiece {
+			key ^= zobristPiece[captured][to]
+		}
+		if m.Kind() == Promotion {
+			key ^= zobristPiece[moved][from] ^ zobristPiece[MakePiece(p.side, m.PromotionType())][to]
+		} else {
+			key ^= zobristPiece[moved][from] ^ zobristPiece[moved][to]
+			if p.epPossible(m) {
+				key ^= zobristEP[((from + to) / 2).File()]
+			}
+		}
+	}
+	if lost := p.castleMask[from] | p.castleMask[to]; p.castling&lost != 0 {
+		key ^= zobristCastling[p.castling] ^ zobristCastling[p.castling&^lost]
+	}
+	return key
 }
 
 // Unmake takes back the last move made with Make.

@@ -12,7 +12,8 @@ import (
 )
 
 // checkAllMoves makes and unmakes every legal move of p, checking after each
-// Make that the incremental key equals the from-scratch one and after each
+// Make that the incremental key and KeyAfter's prediction equal the
+// from-scratch one and after each
 // Unmake that the position is restored exactly. It returns the moves.
 func checkAllMoves(t *testing.T, p *board.Position) []board.Move {
 	t.Helper()
@@ -21,7 +22,9 @@ func checkAllMoves(t *testing.T, p *board.Position) []board.Move {
 	movegen.Legal(p, &ml)
 	moves := append([]board.Move(nil), ml.Moves()...)
 	for _, m := range moves {
+		predicted := p.KeyAfter(m)
 		p.Make(m)
+		assert.Equal(t, scratchKey(t, p), predicted, "KeyAfter(%s) from %s", m.UCI(true), fen)
 		if !assert.Equal(t, scratchKey(t, p), p.Key(), "key after %s (%s) from %s -> %s", m, m.UCI(true), fen, p.FEN()) {
 			p.Unmake()
 			continue

@@ -281,6 +281,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			f.move, f.piece, f.doubleExt = board.NullMove, board.NoPiece, false
 			t.nnueNull(ply)
 			p.MakeNull()
+			s.tt.prefetch(p.Key())
 			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNull()
 			if t.stopped() {
@@ -379,6 +380,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 
+		s.tt.prefetch(p.KeyAfter(m))
 		f.move, f.piece = m, p.PieceAt(m.From())
 		t.nnueMove(ply, m)
 		p.Make(m)
@@ -625,6 +627,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 				continue
 			}
 		}
+		s.tt.prefetch(p.KeyAfter(m))
 		f.move, f.piece = m, p.PieceAt(m.From())
 		t.nnueMove(ply, m)
 		p.Make(m)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/sysmem"
@@ -137,6 +138,13 @@ func (t *TT) newSearch() { t.age = (t.age + 1) & 63 }
 
 func (t *TT) bucket(key uint64) *ttBucket {
 	return &t.buckets[key&uint64(len(t.buckets)-1)]
+}
+
+// prefetch starts loading key's bucket into the cache. The search calls it
+// as soon as a child's key is known, so the miss on a 16 MB+ table overlaps
+// with the work before the child's probe instead of stalling it.
+func (t *TT) prefetch(key uint64) {
+	prefetch(unsafe.Pointer(t.bucket(key ^ t.salt)))
 }
 
 // probe returns the entry stored for key, if any.
