@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/twofold-chess/twofold/nnue"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/search"
 )
 
