@@ -137,11 +137,8 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 	s := a.get()
 	defer a.put(s)
 	st := req.Level.strength()
-	var net *nnue.Network // the weakened levels evaluate by hand, as in UCI
-	if !st.Limited() {
-		net = nnue.Default()
-	}
-	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: st, Network: net})
+	// The weakened levels evaluate by hand (search.Options.Evaluator).
+	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: st, Network: nnue.Default()})
 	lim := search.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}
 	side := pos.Side()
 	toLine := func(i search.Info) Line {

@@ -33,7 +33,7 @@ var verifyNNUE = false
 // network: the root accumulator is computed, every other ply is stale.
 func (t *thread) nnuePrepare() {
 	nn := &t.nn
-	net := t.s.opts.Network
+	net := t.s.opts.Evaluator()
 	if net == nil {
 		nn.net, nn.acc, nn.fresh = nil, nil, nil
 		return

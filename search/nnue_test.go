@@ -80,3 +80,25 @@ func BenchmarkBenchNPS(b *testing.B) {
 		})
 	}
 }
+
+// The weakened modes evaluate by hand whatever network the options carry:
+// their levels were calibrated with the hand-crafted evaluation.
+func TestOptionsEvaluator(t *testing.T) {
+	net, err := nnue.Random(32, nnue.SCReLU, 1)
+	require.NoError(t, err)
+	easy, ok := search.DifficultyStrength("Easy")
+	require.True(t, ok)
+	for _, c := range []struct {
+		name string
+		opts search.Options
+		want *nnue.Network
+	}{
+		{"full strength, network", search.Options{Network: net}, net},
+		{"full strength, hand-crafted", search.Options{}, nil},
+		{"fixed nodes", search.Options{Network: net, Strength: search.Strength{Nodes: 3000}}, nil},
+		{"fixed depth", search.Options{Network: net, Strength: search.Strength{Depth: 3, Margin: 50}}, nil},
+		{"a difficulty", search.Options{Network: net, Strength: easy}, nil},
+	} {
+		assert.Same(t, c.want, c.opts.Evaluator(), c.name)
+	}
+}

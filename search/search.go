@@ -19,7 +19,18 @@ type Options struct {
 	MultiPV      int           // lines to report, default 1
 	MoveOverhead time.Duration // kept in hand per move for GUI and transport lag
 	Strength     Strength      // weakening for casual play; zero = full strength
-	Network      *nnue.Network // the static evaluation; nil = the hand-crafted eval.Evaluate (SetOptions empties the tables when it changes)
+	Network      *nnue.Network // the static evaluation at full strength; nil = the hand-crafted eval.Evaluate (SetOptions empties the tables when it changes)
+}
+
+// Evaluator is the network a search with these options evaluates with: nil
+// (the hand-crafted evaluation) when Network is nil or when Strength
+// weakens the search, whose levels were calibrated (and the seed's
+// Easy/Medium/Hard defined) with the hand-crafted evaluation.
+func (o Options) Evaluator() *nnue.Network {
+	if o.Strength.Limited() {
+		return nil
+	}
+	return o.Network
 }
 
 // Searcher runs searches; it keeps the transposition table and the threads'
@@ -52,7 +63,7 @@ func New(hashMB int, opts Options) *Searcher {
 func (s *Searcher) SetOptions(o Options) {
 	o.Threads = max(o.Threads, 1)
 	o.MultiPV = max(o.MultiPV, 1)
-	newEval := o.Network != s.opts.Network
+	newEval := o.Evaluator() != s.opts.Evaluator()
 	s.opts = o
 	for len(s.threads) < o.Threads {
 		s.threads = append(s.threads, &thread{s: s, id: len(s.threads)})

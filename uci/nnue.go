@@ -21,30 +21,40 @@ type nnueState struct {
 	net  *nnue.Network // never nil once New has applied the defaults
 	file string        // the EvalFile net was loaded from
 	use  bool          // Use NNUE
-	weak bool          // a weakened mode is on (set by setAlphaBetaOptions)
 }
 
-// inUse is the network AlphaBeta evaluates with: nil for the hand-crafted
-// evaluation.
-func (s *nnueState) inUse() *nnue.Network {
-	if !s.use || s.weak {
+// chosen is the network AlphaBeta evaluates with at full strength: nil for
+// the hand-crafted evaluation. (A weakened mode evaluates by hand whatever
+// it is: search.Options.Evaluator.)
+func (s *nnueState) chosen() *nnue.Network {
+	if !s.use {
 		return nil
 	}
 	return s.net
 }
 
 // describe names the network and says whether it is used (the "d" and
-// "eval" line, and what a refused EvalFile keeps).
-func (s *nnueState) describe() string {
+// "eval" line, and what a refused EvalFile keeps); weak: a weakened mode
+// is on.
+func (s *nnueState) describe(weak bool) string {
 	use := "in use"
 	switch {
 	case !s.use:
 		use = "not in use (Use NNUE is false: hand-crafted evaluation)"
-	case s.weak:
+	case weak:
 		use = "not in use (a weakened mode evaluates by hand: Skill Level, UCI_Elo or Difficulty)"
 	}
 	return fmt.Sprintf("%s, %s, kernel %s, %s", s.file, s.net, s.net.Kernel(), use)
 }
+
+// describeNetwork is nnueState.describe for the strength in force.
+func (e *Engine) describeNetwork() string {
+	return e.nnue.describe(e.alphaBeta.Searcher().Options().Strength.Limited())
+}
+
+// evaluator is the network AlphaBeta's next search evaluates with: nil for
+// the hand-crafted evaluation.
+func (e *Engine) evaluator() *nnue.Network { return e.alphaBeta.Searcher().Options().Evaluator() }
 
 func nnueOptionList() []*option {
 	return []*option{
@@ -80,21 +90,21 @@ func (e *Engine) loadNetwork(path string) error {
 		if !strings.Contains(reason, path) { // nnue.Load's errors name it; make sure
 			reason = path + ": " + reason
 		}
-		return fmt.Errorf("EvalFile not loaded: %s; network kept: %s", reason, e.nnue.describe())
+		return fmt.Errorf("EvalFile not loaded: %s; network kept: %s", reason, e.describeNetwork())
 	}
 	if old := e.nnue.net; old != nil && old.Checksum() == net.Checksum() && old.Hidden() == net.Hidden() && old.Activation() == net.Activation() {
 		net = old
 	}
 	e.nnue.net, e.nnue.file = net, path
 	e.setAlphaBetaOptions()
-	e.send("info string EvalFile loaded: network %s", e.nnue.describe())
+	e.send("info string EvalFile loaded: network %s", e.describeNetwork())
 	return nil
 }
 
 // nnueEval is the network's score of p for "eval": the side to move's and
 // White's view, with the line naming the network.
 func (e *Engine) nnueEval(p *board.Position) string {
-	line := "Network: " + e.nnue.describe()
+	line := "Network: " + e.describeNetwork()
 	stm := e.nnue.net.Evaluate(p)
 	white := stm
 	if p.Side() == board.Black {

@@ -321,9 +321,8 @@ func (e *Engine) setOption(args []string) {
 
 // setAlphaBetaOptions gives the classical mind its own options as the UCI
 // options ask: the strength and the evaluation (neither applies to MCTS).
-// A weakened mode evaluates by hand whatever the network options say: its
-// levels were calibrated (and the seed's Easy/Medium/Hard defined) with
-// the hand-crafted evaluation. A change of evaluation empties the hash and
+// A weakened mode evaluates by hand whatever the network options say
+// (search.Options.Evaluator). A change of evaluation empties the hash and
 // histories, whose entries hold the old evaluation's scores, so that a
 // search after the change is the search a fresh engine with the new
 // evaluation makes.
@@ -331,8 +330,7 @@ func (e *Engine) setAlphaBetaOptions() {
 	s := e.alphaBeta.Searcher()
 	o := s.Options()
 	o.Strength = e.strength()
-	e.nnue.weak = o.Strength.Limited()
-	o.Network = e.nnue.inUse() // SetOptions empties the tables when it changes
+	o.Network = e.nnue.chosen() // SetOptions empties the tables when the evaluation changes
 	s.SetOptions(o)
 }
 
@@ -368,7 +366,7 @@ func (e *Engine) display() {
 	for bb := movegen.Checkers(e.pos); bb != 0; {
 		names = append(names, bb.PopLSB().String())
 	}
-	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s\nNetwork: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "), e.nnue.describe())
+	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s\nNetwork: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "), e.describeNetwork())
 }
 
 // bench runs the fixed benchmark ("bench [depth]") and prints its report.
@@ -382,7 +380,7 @@ func (e *Engine) bench(args []string) {
 			return
 		}
 	}
-	net := e.nnue.inUse() // AlphaBeta's evaluation, as a "go" would search
+	net := e.evaluator() // AlphaBeta's evaluation, as a "go" would search
 	e.background(func(ctx context.Context, _ *atomic.Bool) {
 		if _, err := bench.Run(ctx, e.lines(), depth, net); err != nil {
 			e.send("info string bench: stopped")
