@@ -9,9 +9,10 @@
 #   scripts/calibrate-elo.sh "POINT" ["POINT" ...]
 #   GAMES=80 TC=10+0.1 scripts/calibrate-elo.sh "depth=3,margin=0 1700"
 #
-# A POINT is "CONFIG ANCHOR": CONFIG is a search.Strength written depth=D,margin=M or
-# nodes=N (played through a build with -tags calibrate, whose TWOFOLD_STRENGTH variable
-# replaces what UCI_Elo maps to), elo=E (the normal build with UCI_LimitStrength and
+# A POINT is "CONFIG ANCHOR": CONFIG is a search.Strength written depth=D,margin=M,
+# nodes=N (both evaluated by hand) or nodes=N,net=1 (with the embedded network), played
+# through a build with -tags calibrate, whose TWOFOLD_STRENGTH variable replaces what
+# UCI_Elo maps to; elo=E (the normal build with UCI_LimitStrength and
 # UCI_Elo E: the verification of the mapping) or full (full strength); ANCHOR is Stockfish's
 # UCI_Elo (1350..2850), best within about 200 of the point's expected Elo.
 #

@@ -1,5 +1,9 @@
-# scripts/lib.sh - helpers shared by sprt.sh and gauntlet.sh (sourced, not run).
+# scripts/lib.sh - helpers shared by sprt.sh, gauntlet.sh and calibrate-elo.sh (sourced, not run).
 # shellcheck shell=bash
+
+# The engines are built as "make build" builds them: with the NNUE vector
+# kernels (simd/archsimd). GOEXPERIMENT= (set and empty) builds the Go kernels.
+export GOEXPERIMENT=${GOEXPERIMENT-simd}
 
 # wdl_from_log LOG NAME: "W D L" for engine NAME, counted from fastchess's
 # "Finished game N (WHITE vs BLACK): RESULT {...}" lines (complete even when a run was

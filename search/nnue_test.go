@@ -98,6 +98,8 @@ func TestOptionsEvaluator(t *testing.T) {
 		{"fixed nodes", search.Options{Network: net, Strength: search.Strength{Nodes: 3000}}, nil},
 		{"fixed depth", search.Options{Network: net, Strength: search.Strength{Depth: 3, Margin: 50}}, nil},
 		{"a difficulty", search.Options{Network: net, Strength: easy}, nil},
+		{"fixed nodes measured with the network", search.Options{Network: net, Strength: search.Strength{Nodes: 3000, Network: true}}, net},
+		{"measured with the network, hand-crafted chosen", search.Options{Strength: search.Strength{Nodes: 3000, Network: true}}, nil},
 	} {
 		assert.Same(t, c.want, c.opts.Evaluator(), c.name)
 	}

@@ -25,9 +25,10 @@ type Options struct {
 // Evaluator is the network a search with these options evaluates with: nil
 // (the hand-crafted evaluation) when Network is nil or when Strength
 // weakens the search, whose levels were calibrated (and the seed's
-// Easy/Medium/Hard defined) with the hand-crafted evaluation.
+// Easy/Medium/Hard defined) with the hand-crafted evaluation, unless the
+// Strength was measured with the network (Strength.Network).
 func (o Options) Evaluator() *nnue.Network {
-	if o.Strength.Limited() {
+	if o.Strength.Limited() && !o.Strength.Network {
 		return nil
 	}
 	return o.Network

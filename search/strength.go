@@ -11,11 +11,13 @@ import (
 // scores are true, and plays a random move among those within Margin
 // centipawns of the best. With Nodes (and no Depth) it runs the normal
 // search on one thread and stops it after about that many nodes per move
-// (the clock still applies). The zero value is full strength.
+// (the clock still applies). A weakened search evaluates by hand unless
+// Network is set (Options.Evaluator). The zero value is full strength.
 type Strength struct {
-	Depth  int    // plies; 0 = no fixed depth
-	Margin int    // centipawns, with Depth
-	Nodes  uint64 // nodes per move without Depth; 0 = no cap
+	Depth   int    // plies; 0 = no fixed depth
+	Margin  int    // centipawns, with Depth
+	Nodes   uint64 // nodes per move without Depth; 0 = no cap
+	Network bool   // evaluate with Options.Network as at full strength (the UCI_Elo rungs measured with it)
 }
 
 func (st Strength) active() bool { return st.Depth > 0 || st.Nodes > 0 }
@@ -88,7 +90,8 @@ var eloLadder = []eloRung{
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by
 // interpolating the measured ladder: between two rungs of the same depth the
-// margin is interpolated linearly, between two node caps the cap is
+// margin is interpolated linearly, between two node caps with the same
+// evaluation the cap is
 // interpolated geometrically (Elo grows about linearly with log nodes), and
 // between rungs of different kinds the nearer rung is taken. Below the first
 // rung it is the first rung, from the last rung up full strength.
@@ -109,9 +112,9 @@ func EloStrength(elo int) Strength {
 		case lo.St.Depth > 0 && lo.St.Depth == hi.St.Depth:
 			m := float64(lo.St.Margin) + f*float64(hi.St.Margin-lo.St.Margin)
 			return Strength{Depth: lo.St.Depth, Margin: int(math.Round(m))}
-		case lo.St.Nodes > 0 && hi.St.Nodes > 0:
+		case lo.St.Nodes > 0 && hi.St.Nodes > 0 && lo.St.Network == hi.St.Network:
 			n := float64(lo.St.Nodes) * math.Pow(float64(hi.St.Nodes)/float64(lo.St.Nodes), f)
-			return Strength{Nodes: uint64(math.Round(n))}
+			return Strength{Nodes: uint64(math.Round(n)), Network: lo.St.Network}
 		case f < 0.5:
 			return lo.St
 		default:

@@ -10,8 +10,8 @@ import (
 )
 
 // Built with -tags calibrate only (scripts/calibrate-elo.sh): the
-// environment variable TWOFOLD_STRENGTH, e.g. "depth=3,margin=40" or
-// "nodes=20000", replaces what UCI_Elo maps to, so one binary can play any
+// environment variable TWOFOLD_STRENGTH, e.g. "depth=3,margin=40",
+// "nodes=20000" or "nodes=20000,net=1" (with the network), replaces what UCI_Elo maps to, so one binary can play any
 // rung of the ladder. Release builds have no such knob.
 func init() {
 	v := os.Getenv("TWOFOLD_STRENGTH")
@@ -32,6 +32,8 @@ func init() {
 			st.Margin = int(n)
 		case "nodes":
 			st.Nodes = n
+		case "net":
+			st.Network = n != 0
 		default:
 			panic(fmt.Sprintf("TWOFOLD_STRENGTH %q: unknown key %q", v, k))
 		}

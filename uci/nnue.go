@@ -49,7 +49,8 @@ func (s *nnueState) describe(weak bool) string {
 
 // describeNetwork is nnueState.describe for the strength in force.
 func (e *Engine) describeNetwork() string {
-	return e.nnue.describe(e.alphaBeta.Searcher().Options().Strength.Limited())
+	// With Use NNUE on, no evaluator means a weakened mode chose the hand-crafted one.
+	return e.nnue.describe(e.evaluator() == nil)
 }
 
 // evaluator is the network AlphaBeta's next search evaluates with: nil for
