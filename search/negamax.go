@@ -170,9 +170,23 @@ func scoreFromTT(score, ply int) int {
 	return score
 }
 
-// isDraw reports the draws a search scores as 0 inside the tree.
+// isDraw reports the draws a search scores as 0 inside the tree. On the
+// hundredth ply a checkmate still wins, so a position in check is drawn by
+// the fifty-move rule only when it has a legal move; searching on there
+// would put moves after the game's end into the PV.
 func isDraw(p *board.Position) bool {
-	return p.IsRepetition() || p.InsufficientMaterial() || (p.FiftyMoveRule() && !movegen.InCheck(p))
+	if p.IsRepetition() || p.InsufficientMaterial() {
+		return true
+	}
+	if !p.FiftyMoveRule() {
+		return false
+	}
+	if !movegen.InCheck(p) {
+		return true
+	}
+	var ml movegen.MoveList
+	movegen.Legal(p, &ml)
+	return ml.Len() > 0
 }
 
 // stopped reports whether the search must unwind now. It holds inside the
@@ -563,7 +577,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 	if t.enter(ply) {
 		return 0
 	}
-	if p.InsufficientMaterial() || p.IsRepetition() {
+	if isDraw(p) {
 		return 0
 	}
 	inCheck := movegen.InCheck(p)

@@ -737,3 +737,38 @@ func TestWeakenedReportsThePlayedLine(t *testing.T) {
 	}
 	assert.True(t, differed, "skill 0 plays other moves than the best in 30 tries")
 }
+
+// The fifty-move rule ends the game on the hundredth ply unless that ply
+// mates: no PV may go on past it (GUIs and fastchess check the PV), and a
+// mate on it still wins.
+func TestFiftyMoveRuleEndsThePV(t *testing.T) {
+	for _, c := range []struct {
+		fen, move string
+		mate      bool
+	}{
+		{"7k/8/8/8/8/8/8/1R4K1 w - - 99 80", "b1b8", false}, // Rb8+ checks but does not mate
+		{"7k/8/6K1/8/8/8/8/R7 w - - 99 80", "a1a8", true},   // Ra8# mates on the hundredth ply
+	} {
+		p := pos(t, c.fen)
+		rec := &recorder{}
+		m := mv(t, p, c.move)
+		res := search.New(16, search.Options{Threads: 1}).Search(p, search.Limits{Depth: 6, Moves: []board.Move{m}}, rec.report)
+		assert.Equal(t, m, res.Best, c.fen)
+		if c.mate {
+			assert.True(t, search.IsMate(res.Score), "%s: score %d", c.fen, res.Score)
+		} else {
+			assert.Equal(t, 0, res.Score, c.fen)
+		}
+		for _, info := range rec.lines() {
+			q := p.Clone()
+			for i, m := range info.PV {
+				require.True(t, isLegal(q, m), "%s: PV %v", c.fen, info.PV)
+				q.Make(m)
+				if q.FiftyMoveRule() && movegen.GameStatus(q) != movegen.Checkmate {
+					assert.Len(t, info.PV, i+1, "%s: the PV goes on after the fifty-move rule: %v", c.fen, info.PV)
+					break
+				}
+			}
+		}
+	}
+}
