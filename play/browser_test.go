@@ -200,6 +200,9 @@ func TestBrowser(t *testing.T) {
 	// MCTS greyed out, with the reason.
 	require.True(t, js[bool](b, `document.querySelector('#mind option[value="mcts"]').disabled`))
 	require.Contains(t, b.text("#mind-note"), "no network here")
+	// The Elo field offers UCI_Elo's calibrated range, as the server declares it.
+	require.Equal(t, fmt.Sprint(MinElo), js[string](b, `document.getElementById("elo").min`))
+	require.Equal(t, fmt.Sprint(MaxElo), js[string](b, `document.getElementById("elo").max`))
 
 	// Click-click: e2, then e4; the legal destinations show as targets.
 	b.click(square("e2"))

@@ -701,12 +701,12 @@ func TestCloseStopsSearches(t *testing.T) {
 }
 
 func TestParseLevel(t *testing.T) {
-	for in, want := range map[string]Level{"": {Name: "max"}, "Easy": {Name: "easy"}, " HARD ": {Name: "hard"}, "1320": {Elo: 1320}, "1950": {Elo: 1950}} {
+	for in, want := range map[string]Level{"": {Name: "max"}, "Easy": {Name: "easy"}, " HARD ": {Name: "hard"}, "1320": {Elo: 1320}, "1950": {Elo: 1950}, fmt.Sprint(MaxElo): {Elo: MaxElo}} {
 		got, err := ParseLevel(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
-	for _, in := range []string{"999", "2401", "-5", "expert", "12.5"} {
+	for _, in := range []string{"999", "1319", fmt.Sprint(MaxElo + 1), "-5", "expert", "12.5"} {
 		_, err := ParseLevel(in)
 		assert.Error(t, err, in)
 	}

@@ -100,6 +100,8 @@ func TestOptionsEvaluator(t *testing.T) {
 		{"a difficulty", search.Options{Network: net, Strength: easy}, nil},
 		{"fixed nodes measured with the network", search.Options{Network: net, Strength: search.Strength{Nodes: 3000, Network: true}}, net},
 		{"measured with the network, hand-crafted chosen", search.Options{Strength: search.Strength{Nodes: 3000, Network: true}}, nil},
+		{"UCI_Elo 1900, a hand-crafted rung", search.Options{Network: net, Strength: search.EloStrength(1900)}, nil},
+		{"UCI_Elo 2300, a network rung", search.Options{Network: net, Strength: search.EloStrength(2300)}, net},
 	} {
 		assert.Same(t, c.want, c.opts.Evaluator(), c.name)
 	}

@@ -65,7 +65,7 @@ func SkillStrength(level int) Strength {
 // full strength).
 const (
 	MinElo = 1320
-	MaxElo = 1950
+	MaxElo = 2464
 )
 
 // eloRung is one measured point of the UCI_Elo ladder.
@@ -79,13 +79,17 @@ type eloRung struct {
 // "UCI_Elo calibration"). The Elos rise strictly; the last rung is full
 // strength.
 var eloLadder = []eloRung{
-	{1320, Strength{Depth: 3, Margin: 40}}, // 1320 ± 218 (30 games vs UCI_Elo 1600)
-	{1450, Strength{Depth: 3, Margin: 30}}, // 1450 ± 111 (40 games vs 1450)
-	{1606, Strength{Depth: 3, Margin: 14}}, // 1606 ± 107 (40 games vs 1650)
-	{1620, Strength{Depth: 3}},             // 1825 ± 292 (30 vs 1500) and 1548 ± 172 (40 vs 1850), weighted
-	{1776, Strength{Nodes: 3000}},          // 1776 ± 130 (30 games vs 1800)
-	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
-	{MaxElo, Strength{}},                   // full: 1920 ± 195 at 5+0.05 (30 games vs 2200)
+	{1320, Strength{Depth: 3, Margin: 40}},          // 1320 ± 218 (30 games vs UCI_Elo 1600)
+	{1450, Strength{Depth: 3, Margin: 30}},          // 1450 ± 111 (40 games vs 1450)
+	{1606, Strength{Depth: 3, Margin: 14}},          // 1606 ± 107 (40 games vs 1650)
+	{1620, Strength{Depth: 3}},                      // 1825 ± 292 (30 vs 1500) and 1548 ± 172 (40 vs 1850), weighted
+	{1776, Strength{Nodes: 3000}},                   // 1776 ± 130 (30 games vs 1800)
+	{1941, Strength{Nodes: 20000}},                  // 1941 ± 125 (30 games vs 2000)
+	{2032, Strength{Nodes: 40000, Network: true}},   // 2032 ± 99 (40 games vs 2050)
+	{2133, Strength{Nodes: 100000, Network: true}},  // 2172 ± 129 (40 vs 2400) and 2117 ± 83 (60 vs 2200), weighted
+	{2192, Strength{Nodes: 300000, Network: true}},  // 2192 ± 103 (40 games vs 2300)
+	{2292, Strength{Nodes: 1000000, Network: true}}, // 2292 ± 95 (40 games vs 2400)
+	{MaxElo, Strength{}},                            // full: 2520 ± 88 (40 vs 2600) and 2423 ± 76 (60 vs 2500), weighted, at 5+0.05
 }
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by

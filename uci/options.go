@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/twofold-chess/twofold/search"
 )
 
 // option is one UCI option: how "uci" lists it and how "setoption" applies it.
@@ -117,7 +119,7 @@ func options() []*option {
 			e.setAlphaBetaOptions()
 			return nil
 		}},
-		{name: "UCI_Elo", kind: "spin", def: "1500", min: 1320, max: 1950, apply: func(e *Engine, v string) error {
+		{name: "UCI_Elo", kind: "spin", def: "1500", min: search.MinElo, max: search.MaxElo, apply: func(e *Engine, v string) error {
 			e.elo = atoi(v)
 			e.setAlphaBetaOptions()
 			return nil

