@@ -57,7 +57,8 @@ case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
 
 # The measured points (README, "UCI_Elo calibration"), each against an anchor near its Elo;
-# search.EloStrength's rungs are the depth-3 points, nodes=3000, nodes=20000 and full.
+# search.EloStrength's rungs are the depth-3 points, nodes=3000, nodes=20000, the nodes=N,net=1
+# points from 40000 up and full.
 POINTS=("$@")
 [ ${#POINTS[@]} -gt 0 ] || POINTS=(
     "depth=1,margin=50 1350"
@@ -71,9 +72,14 @@ POINTS=("$@")
     "depth=4,margin=0 1700"
     "nodes=3000 1800"
     "nodes=20000 2000"
-    "full 2200"
+    "nodes=20000,net=1 2200"
+    "nodes=40000,net=1 2050"
+    "nodes=100000,net=1 2200"
+    "nodes=300000,net=1 2300"
+    "nodes=1000000,net=1 2400"
+    "full 2500"
 )
-# To verify the mapping: scripts/calibrate-elo.sh "elo=1320 1350" "elo=1750 1750" "elo=1850 1850"
+# To verify the mapping: scripts/calibrate-elo.sh "elo=1320 1350" "elo=1750 1750" "elo=2100 2100"
 
 RUN_DIR=${RUN_DIR:-/tmp/twofold-calib/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN_DIR"
