@@ -586,4 +586,3 @@ func TestStoppedAtOnceStillSearchesDepthOne(t *testing.T) {
 		assert.Len(t, bestmoves(out), 1)
 	}
 }
-
