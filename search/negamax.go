@@ -170,23 +170,16 @@ func scoreFromTT(score, ply int) int {
 	return score
 }
 
-// isDraw reports the draws a search scores as 0 inside the tree. On the
-// hundredth ply a checkmate still wins, so a position in check is drawn by
-// the fifty-move rule only when it has a legal move; searching on there
-// would put moves after the game's end into the PV.
+// isDraw reports the draws a search scores as 0 inside the tree. The
+// fifty-move rule holds unless the position is checkmate (movegen.GameStatus
+// decides, as for the game); only a position in check can be, so only there
+// are its moves generated. Searching on past the rule would put moves after
+// the game's end into the PV.
 func isDraw(p *board.Position) bool {
 	if p.IsRepetition() || p.InsufficientMaterial() {
 		return true
 	}
-	if !p.FiftyMoveRule() {
-		return false
-	}
-	if !movegen.InCheck(p) {
-		return true
-	}
-	var ml movegen.MoveList
-	movegen.Legal(p, &ml)
-	return ml.Len() > 0
+	return p.FiftyMoveRule() && (!movegen.InCheck(p) || movegen.GameStatus(p) != movegen.Checkmate)
 }
 
 // stopped reports whether the search must unwind now. It holds inside the
