@@ -29,10 +29,16 @@ type SelfPlayConfig struct {
 	// head sees many more game results for the same compute.
 	FastPlayouts int
 	FullShare    float64
-	SamplePlies  int // moves are sampled by visit count before this ply, then greedy
-	MaxPlies     int // a game this long is adjudicated a draw
-	NoiseAlpha   float64
-	NoiseWeight  float64
+	// GumbelActions > 0 searches the full (recorded) moves with Gumbel
+	// AlphaZero's root (gumbel.go) considering that many moves, on a fresh
+	// tree: the move played is sequential halving's survivor, the sample's
+	// policy the improved policy softmax(logit + σ(completed Q)), and there
+	// is no Dirichlet noise. 0 is PUCT with noise and visit-count targets.
+	GumbelActions int
+	SamplePlies   int // moves are sampled by visit count before this ply, then greedy
+	MaxPlies      int // a game this long is adjudicated a draw
+	NoiseAlpha    float64
+	NoiseWeight   float64
 	// Resignation: a side whose best move's Q is below -ResignThreshold
 	// resigns (0 = never). ResignCheck is the share of games played on
 	// anyway, to count how often resigning would have been wrong.
@@ -150,21 +156,33 @@ func (r *selfPlayRun) newGame(rng *rand.Rand) *spGame {
 	g := &spGame{pos: board.StartPosition()}
 	g.checking = r.cfg.ResignThreshold > 0 && rng.Float64() < r.cfg.ResignCheck
 	g.noise = r.noise(rng)
+	g.full = r.fullSearch(rng)
 	g.t = newTree(g.pos, r.cfg.Params)
 	r.nextSearch(g, rng)
 	g.scratch = g.t.pos.Clone()
 	return g
 }
 
-// nextSearch decides whether the coming move gets a full search (noise,
-// recorded) or a fast one, and sets the root noise to match.
+// fullSearch decides whether the coming move gets a full search (recorded)
+// or a fast one.
+func (r *selfPlayRun) fullSearch(rng *rand.Rand) bool {
+	return r.cfg.FastPlayouts <= 0 || r.cfg.FullShare >= 1 || rng.Float64() < r.cfg.FullShare
+}
+
+// gumbel reports whether g's coming search is a Gumbel root search.
+func (r *selfPlayRun) gumbel(g *spGame) bool { return g.full && r.cfg.GumbelActions > 0 }
+
+// nextSearch sets up the root of g's coming search for its kind (g.full):
+// a full search gets the root noise or, with GumbelActions, the Gumbel
+// root (g.t is then fresh); a fast one neither.
 func (r *selfPlayRun) nextSearch(g *spGame, rng *rand.Rand) {
-	g.full = r.cfg.FastPlayouts <= 0 || r.cfg.FullShare >= 1 || rng.Float64() < r.cfg.FullShare
-	if g.full {
+	g.t.noise, g.t.gumbel = nil, nil
+	switch {
+	case r.gumbel(g):
+		g.t.gumbel = newGumbelRoot(r.cfg.GumbelActions, r.cfg.Playouts, rng, true)
+	case g.full:
 		g.t.noise = g.noise
 		g.t.applyNoise() // a reused root is already expanded
-	} else {
-		g.t.noise = nil
 	}
 }
 
@@ -299,13 +317,12 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	for _, c := range children {
 		total += int(c.n)
 	}
-	if g.full {
-		g.samples = append(g.samples, sample(g.pos, children, total))
-		g.sides = append(g.sides, g.pos.Side())
-	}
-
 	best := t.bestChild(root)
-	if len(g.moves) < r.cfg.SamplePlies && total > 0 && t.at(root).proven == provenNone {
+	switch {
+	case t.gumbel != nil:
+		// Gumbel's noise already sampled the move.
+		best = t.gumbel.choice(t)
+	case len(g.moves) < r.cfg.SamplePlies && total > 0 && t.at(root).proven == provenNone:
 		x := rng.IntN(total)
 		for i, c := range children {
 			if x < int(c.n) {
@@ -314,6 +331,14 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 			}
 			x -= int(c.n)
 		}
+	}
+	if g.full {
+		var policy []float64
+		if t.gumbel != nil {
+			policy = t.gumbel.policy(t, nil)
+		}
+		g.samples = append(g.samples, sample(g.pos, children, total, policy, t.at(best).move))
+		g.sides = append(g.sides, g.pos.Side())
 	}
 	// Resignation looks at the best move's value, whatever was sampled.
 	if th := r.cfg.ResignThreshold; th > 0 && total > 0 {
@@ -343,7 +368,9 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 		g.winner, g.reason = 0, "ply cap"
 		return
 	}
-	if !t.reroot([]board.Move{m}, g.pos) {
+	// A Gumbel root's schedule starts from an unvisited root.
+	g.full = r.fullSearch(rng)
+	if r.gumbel(g) || !t.reroot([]board.Move{m}, g.pos) {
 		g.t = newTree(g.pos, r.cfg.Params)
 	}
 	r.nextSearch(g, rng)
@@ -351,11 +378,22 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 }
 
 // sample is the training sample of a searched root: its features and the
-// root visit distribution over children (total visits in all).
-func sample(pos *board.Position, children []node, total int) Sample {
+// policy target, which is policy (one probability per child, a Gumbel
+// root's improved policy) when given, else the root visit distribution over
+// children (total visits in all). A root played without a search (a single
+// legal move, or a mate in one found on expansion) teaches the move played.
+func sample(pos *board.Position, children []node, total int, policy []float64, played board.Move) Sample {
 	s := Sample{Features: Extract(pos)}
-	if total == 0 { // a single legal move played at once
-		s.Policy = []PolicyEntry{{Index: uint16(moveIndex(pos.Side(), children[0].move)), Prob: 1}}
+	switch {
+	case total == 0 || len(children) == 1:
+		s.Policy = []PolicyEntry{{Index: uint16(moveIndex(pos.Side(), played)), Prob: 1}}
+		return s
+	case policy != nil:
+		for i, c := range children {
+			if policy[i] > 0 {
+				s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(pos.Side(), c.move)), Prob: float32(policy[i])})
+			}
+		}
 		return s
 	}
 	for _, c := range children {

@@ -57,20 +57,23 @@ func TestSelfPlaySamplesMatchGames(t *testing.T) {
 		name      string
 		fast      int
 		fullShare float64
+		gumbel    int
 	}{
-		{"every move recorded", 0, 0},
-		{"playout cap randomization", 3, 0.3},
+		{"every move recorded", 0, 0, 0},
+		{"playout cap randomization", 3, 0.3, 0},
+		{"Gumbel root", 0, 0, 4},
+		{"Gumbel root and playout cap randomization", 3, 0.3, 4},
 	} {
-		t.Run(tc.name, func(t *testing.T) { testSelfPlaySamples(t, &Uniform{}, tc.fast, tc.fullShare) })
+		t.Run(tc.name, func(t *testing.T) { testSelfPlaySamples(t, &Uniform{}, tc.fast, tc.fullShare, tc.gumbel) })
 	}
 }
 
-func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64) {
+func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64, gumbel int) {
 	dir := t.TempDir()
 	var pgn bytes.Buffer
 	var progress []SelfPlayStats
 	cfg := DefaultSelfPlay
-	cfg.FastPlayouts, cfg.FullShare = fast, fullShare
+	cfg.FastPlayouts, cfg.FullShare, cfg.GumbelActions = fast, fullShare, gumbel
 	cfg.Games, cfg.Workers, cfg.Parallel, cfg.Playouts, cfg.MaxPlies = 6, 2, 3, 8, 300
 	cfg.ChunkDir, cfg.ChunkGames, cfg.ChunkPrefix, cfg.PGN, cfg.Seed = dir, 1, "t-", &pgn, 7
 	cfg.Progress = func(s SelfPlayStats) { progress = append(progress, s) }
@@ -220,6 +223,7 @@ func TestNextSearchNoiseOnlyWhenFull(t *testing.T) {
 		g := run.newGame(rng)
 		full := 0
 		for range 200 {
+			g.full = run.fullSearch(rng)
 			run.nextSearch(g, rng)
 			assert.Equal(t, g.full, g.t.noise != nil)
 			if g.full {
@@ -235,4 +239,23 @@ func TestNextSearchNoiseOnlyWhenFull(t *testing.T) {
 			assert.InDelta(t, 100, full, 30)
 		}
 	}
+}
+
+// A root proven on expansion (a mate in one among its moves) is played
+// without a playout through its children: its sample teaches the move
+// played, not whichever move came first.
+func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
+	ev, err := (&Uniform{}).NewEvaluator(1)
+	require.NoError(t, err)
+	b := newBatch(ev, newCache(0), 1)
+	tr := newTree(mustFEN(t, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), DefaultParams)
+	b.add(tr, tr.pos.Clone())
+	require.NoError(t, b.evaluate())
+	b.apply(0)
+	require.Equal(t, provenLoss, tr.at(root).proven, "the side to move mates")
+	best := tr.at(tr.bestChild(root)).move
+	require.Equal(t, "a1a8", best.String())
+	require.NotEqual(t, best, tr.children(root)[0].move)
+	s := sample(tr.pos, tr.children(root), 0, nil, best)
+	assert.Equal(t, []PolicyEntry{{Index: uint16(moveIndex(board.White, best)), Prob: 1}}, s.Policy)
 }

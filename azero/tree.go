@@ -99,7 +99,8 @@ type tree struct {
 	params   Params
 	allowed  []board.Move // root moves to consider (searchmoves); nil = all
 	noise    func(priors []float32)
-	maxNodes int // expansion stops before nodes.size() would pass this
+	gumbel   *gumbelRoot // Gumbel AlphaZero's root search instead of PUCT at the root (self-play)
+	maxNodes int         // expansion stops before nodes.size() would pass this
 }
 
 const root = 0
@@ -180,7 +181,11 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 			lf.value = 0
 			return resolved
 		}
-		idx = t.pick(idx)
+		if idx == root && t.gumbel != nil {
+			idx = t.gumbel.pick(t)
+		} else {
+			idx = t.pick(idx)
+		}
 		pos.Make(t.at(idx).move)
 		lf.path = append(lf.path, idx)
 	}
