@@ -112,7 +112,7 @@ perft-suites: build
 # ladder, plot; then a second invocation must resume at iteration 2.
 SMOKE := $(shell mktemp -u /tmp/twofold-smoke-XXXXXX)
 TINY  := --games 4 --parallel 4 --playouts 8 --max-plies 80 --steps 3 --batch 32 --blocks 1 --channels 8 \
-         --gate-games 2 --gate-playouts 8 --ladder-every 1 --ladder-games 2 --ladder-playouts 8 --workers 1
+         --gate-games 2 --gate-playouts 8 --ladder-every 1 --ladder-games 2 --ladder-playouts 8 --workers 1 --q-ratio 0.5
 train-smoke: build py-deps
 	./$(BIN) train --run-dir $(SMOKE) --iterations 1 $(TINY) > $(SMOKE).log 2>&1 || (cat $(SMOKE).log; exit 1)
 	./$(BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)

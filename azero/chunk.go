@@ -12,30 +12,34 @@ import (
 	"path/filepath"
 )
 
-// Self-play sample chunks (format version 1), read by azero/train/chunks.py.
+// Self-play sample chunks (format version 2), read by azero/train/chunks.py.
 //
 // A chunk file ("*.twfc.gz") is one gzip stream of little-endian data:
 //
-//	magic "TWFC", uint32 version (1), uint32 sample count, then per sample:
+//	magic "TWFC", uint32 version (2), uint32 sample count, then per sample:
 //	  17 x uint64   bitboards of input planes 0-16 (bit i = square i)
 //	  uint8         halfmove clock (plane 17 = value/100)
 //	  uint16        fullmove number (plane 18 = min(value/200, 1))
 //	  int8          result for the side to move: +1 win, 0 draw, -1 loss
+//	  float32       the search's value of the root for the side to move, in
+//	                [-1, 1], or NaN when the root was not searched (version 2)
 //	  uint16 n, then n x (uint16 policy index, float32 probability):
-//	                the root visit distribution (sums to 1)
+//	                the policy target (sums to 1)
 //
+// Version 1 chunks (no search value) are still read, with Q = NaN.
 // Files are written to a temporary name and renamed, so a chunk either
 // exists whole or not at all.
 const (
 	ChunkMagic   = "TWFC"
-	ChunkVersion = 1
+	ChunkVersion = 2
 	ChunkExt     = ".twfc.gz"
 )
 
 // Sample is one training position.
 type Sample struct {
 	Features Features
-	Result   int8 // for the side to move
+	Result   int8    // for the side to move
+	Q        float32 // the search's root value for the side to move; NaN when unsearched
 	Policy   []PolicyEntry
 }
 
@@ -72,6 +76,8 @@ func WriteChunk(path string, samples []Sample) error {
 		le.PutUint16(buf[:], uint16(min(s.Features.Fullmove, math.MaxUint16)))
 		put(buf[:2])
 		bw.WriteByte(byte(s.Result))
+		le.PutUint32(buf[:], math.Float32bits(s.Q))
+		put(buf[:4])
 		le.PutUint16(buf[:], uint16(len(s.Policy)))
 		put(buf[:2])
 		for _, e := range s.Policy {
@@ -123,16 +129,21 @@ func readChunk(f io.Reader) ([]Sample, error) {
 	if string(hdr[:4]) != ChunkMagic {
 		return nil, fmt.Errorf("not a sample chunk (magic %q)", hdr[:4])
 	}
-	if v := le.Uint32(hdr[4:]); v != ChunkVersion {
-		return nil, fmt.Errorf("version %d, this engine reads %d", v, ChunkVersion)
+	version := le.Uint32(hdr[4:])
+	if version != 1 && version != ChunkVersion {
+		return nil, fmt.Errorf("version %d, this engine reads 1 and %d", version, ChunkVersion)
 	}
 	count := le.Uint32(hdr[8:])
 	// Real chunks hold a few thousand samples; past that the slice grows
 	// as samples actually arrive.
 	samples := make([]Sample, 0, min(count, 4096))
-	var fixed [17*8 + 1 + 2 + 1 + 2]byte
+	var buf [17*8 + 1 + 2 + 1 + 4 + 2]byte
+	fixed := buf[:]
+	if version == 1 {
+		fixed = buf[:len(buf)-4]
+	}
 	for i := range count {
-		if _, err := io.ReadFull(r, fixed[:]); err != nil {
+		if _, err := io.ReadFull(r, fixed); err != nil {
 			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
 		var s Sample
@@ -145,7 +156,14 @@ func readChunk(f io.Reader) ([]Sample, error) {
 		if s.Result < -1 || s.Result > 1 {
 			return nil, fmt.Errorf("sample %d: result %d", i, s.Result)
 		}
-		s.Policy = make([]PolicyEntry, le.Uint16(fixed[140:]))
+		s.Q = float32(math.NaN())
+		if version >= 2 {
+			s.Q = math.Float32frombits(le.Uint32(fixed[140:]))
+			if !(s.Q >= -1 && s.Q <= 1) && !math.IsNaN(float64(s.Q)) {
+				return nil, fmt.Errorf("sample %d: search value %v outside [-1, 1]", i, s.Q)
+			}
+		}
+		s.Policy = make([]PolicyEntry, le.Uint16(fixed[len(fixed)-2:]))
 		var e [6]byte
 		for k := range s.Policy {
 			if _, err := io.ReadFull(r, e[:]); err != nil {

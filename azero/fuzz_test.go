@@ -42,11 +42,15 @@ func FuzzReadChunk(f *testing.F) {
 	}
 	f.Add(gzipped(hdr(ChunkVersion, math.MaxUint32))) // a count it does not have
 	f.Add(gzipped(hdr(ChunkVersion, 0)))
-	f.Add(gzipped(hdr(2, 1)))
-	f.Add(gzipped(append(hdr(ChunkVersion, 1), make([]byte, 140)...)))
-	bad := append(hdr(ChunkVersion, 1), make([]byte, 140)...)
+	f.Add(gzipped(hdr(ChunkVersion+1, 1)))
+	f.Add(gzipped(versionOneChunk([]Sample{s, s})))
+	f.Add(gzipped(append(hdr(ChunkVersion, 1), make([]byte, 144)...)))
+	bad := append(hdr(ChunkVersion, 1), make([]byte, 144)...)
 	bad = append(bad, 1, 0, 0xff, 0xff, 0, 0, 0x80, 0x3f) // one entry, index 65535
 	f.Add(gzipped(bad))
+	badQ := append(hdr(ChunkVersion, 1), make([]byte, 140)...)
+	badQ = append(badQ, 0, 0, 0x80, 0x7f, 0, 0) // search value +Inf
+	f.Add(gzipped(badQ))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		samples, err := readChunk(bytes.NewReader(data))
 		if err != nil {
@@ -57,6 +61,9 @@ func FuzzReadChunk(f *testing.F) {
 				if int(e.Index) >= PolicySize || !(e.Prob >= 0 && e.Prob <= 1) {
 					t.Fatalf("accepted policy entry %+v", e)
 				}
+			}
+			if q := float64(s.Q); math.IsInf(q, 0) || q < -1 || q > 1 {
+				t.Fatalf("accepted search value %v", s.Q)
 			}
 		}
 	})

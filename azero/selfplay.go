@@ -337,7 +337,7 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 		if t.gumbel != nil {
 			policy = t.gumbel.policy(t, nil)
 		}
-		g.samples = append(g.samples, sample(g.pos, children, total, policy, t.at(best).move))
+		g.samples = append(g.samples, sample(g.pos, children, total, policy, t.at(best).move, rootValue(t)))
 		g.sides = append(g.sides, g.pos.Side())
 	}
 	// Resignation looks at the best move's value, whatever was sampled.
@@ -382,8 +382,8 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 // root's improved policy) when given, else the root visit distribution over
 // children (total visits in all). A root played without a search (a single
 // legal move, or a mate in one found on expansion) teaches the move played.
-func sample(pos *board.Position, children []node, total int, policy []float64, played board.Move) Sample {
-	s := Sample{Features: Extract(pos)}
+func sample(pos *board.Position, children []node, total int, policy []float64, played board.Move, q float32) Sample {
+	s := Sample{Features: Extract(pos), Q: q}
 	switch {
 	case total == 0 || len(children) == 1:
 		s.Policy = []PolicyEntry{{Index: uint16(moveIndex(pos.Side(), played)), Prob: 1}}
@@ -402,6 +402,29 @@ func sample(pos *board.Position, children []node, total int, policy []float64, p
 		}
 	}
 	return s
+}
+
+// rootValue is the search's value of the root for its side to move, the
+// value target a trainer may blend with the game's result: that of the move
+// the search rates best (Gumbel's survivor, else the most visited), exact
+// when the move is proven, NaN when it was never visited (no search, or a
+// Gumbel root whose visited moves all lose by force), so the result stands.
+func rootValue(t *tree) float32 {
+	best := t.bestChild(root)
+	if t.gumbel != nil {
+		best = t.gumbel.choice(t)
+	}
+	if best < 0 {
+		return float32(math.NaN())
+	}
+	switch c := t.at(best); {
+	case c.proven != provenNone:
+		return float32(c.proven)
+	case c.n == 0:
+		return float32(math.NaN())
+	default:
+		return float32(max(-1, min(1, c.q(0))))
+	}
 }
 
 func sign(c board.Color) int {

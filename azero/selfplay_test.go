@@ -2,6 +2,8 @@ package azero
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -125,7 +127,7 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 	assert.Len(t, files, 6, "one chunk per game with ChunkGames 1")
 	leftovers, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
 	assert.Empty(t, leftovers, "no temporary files left behind")
-	samples := 0
+	samples, unvalued := 0, 0
 	for _, f := range files {
 		ss, err := ReadChunk(f)
 		require.NoError(t, err)
@@ -136,6 +138,11 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 			assert.True(t, w.results[s.Result], "result %d for %s", s.Result, w.pos.FEN())
 			var ml movegen.MoveList
 			movegen.Legal(w.pos, &ml)
+			if math.IsNaN(float64(s.Q)) {
+				unvalued++
+			} else {
+				assert.True(t, s.Q >= -1 && s.Q <= 1, "search value %v", s.Q)
+			}
 			sum := 0.0
 			for _, e := range s.Policy {
 				m, ok := MoveFromIndex(w.pos, int(e.Index))
@@ -148,6 +155,9 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 		}
 	}
 	assert.Equal(t, stats.Positions, samples)
+	// Only roots the search did not value (one legal move, or every visited
+	// move mated at once) go without the search's value.
+	assert.Less(t, unvalued, samples/10, "samples without a search value")
 }
 
 func TestChunkRoundTripAndErrors(t *testing.T) {
@@ -161,6 +171,7 @@ func TestChunkRoundTripAndErrors(t *testing.T) {
 		samples = append(samples, Sample{
 			Features: Extract(q),
 			Result:   int8(i - 1),
+			Q:        float32(i)*0.5 - 0.25,
 			Policy:   []PolicyEntry{{uint16(MoveIndex(p, m)), 0.75}, {uint16(MoveIndex(p, ml.At(5))), 0.25}},
 		})
 	}
@@ -169,6 +180,18 @@ func TestChunkRoundTripAndErrors(t *testing.T) {
 	got, err := ReadChunk(path)
 	require.NoError(t, err)
 	assert.Equal(t, samples, got)
+
+	// A version-1 chunk (no search value) reads with Q = NaN.
+	v1 := filepath.Join(t.TempDir(), "v1"+ChunkExt)
+	require.NoError(t, os.WriteFile(v1, gzipped(versionOneChunk(samples)), 0o644))
+	old, err := ReadChunk(v1)
+	require.NoError(t, err)
+	require.Len(t, old, len(samples))
+	for i := range old {
+		assert.True(t, math.IsNaN(float64(old[i].Q)))
+		old[i].Q = samples[i].Q
+	}
+	assert.Equal(t, samples, old)
 
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -184,6 +207,28 @@ func TestChunkRoundTripAndErrors(t *testing.T) {
 	}
 	_, err = ReadChunk(filepath.Join(t.TempDir(), "missing"))
 	assert.Error(t, err)
+}
+
+// versionOneChunk encodes samples in chunk format 1 (before the search
+// value), uncompressed.
+func versionOneChunk(samples []Sample) []byte {
+	le := binary.LittleEndian
+	b := le.AppendUint32([]byte("TWFC"), 1)
+	b = le.AppendUint32(b, uint32(len(samples)))
+	for _, s := range samples {
+		for _, bb := range s.Features.Bits {
+			b = le.AppendUint64(b, bb)
+		}
+		b = append(b, byte(s.Features.Halfmove))
+		b = le.AppendUint16(b, uint16(s.Features.Fullmove))
+		b = append(b, byte(s.Result))
+		b = le.AppendUint16(b, uint16(len(s.Policy)))
+		for _, e := range s.Policy {
+			b = le.AppendUint16(b, e.Index)
+			b = le.AppendUint32(b, math.Float32bits(e.Prob))
+		}
+	}
+	return b
 }
 
 // A game's result is written for the side to move of each sample: the
@@ -256,6 +301,7 @@ func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
 	best := tr.at(tr.bestChild(root)).move
 	require.Equal(t, "a1a8", best.String())
 	require.NotEqual(t, best, tr.children(root)[0].move)
-	s := sample(tr.pos, tr.children(root), 0, nil, best)
+	s := sample(tr.pos, tr.children(root), 0, nil, best, rootValue(tr))
 	assert.Equal(t, []PolicyEntry{{Index: uint16(moveIndex(board.White, best)), Prob: 1}}, s.Policy)
+	assert.Equal(t, float32(1), s.Q, "the search's value: a proven win")
 }

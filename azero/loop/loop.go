@@ -30,9 +30,10 @@ type Config struct {
 	// never); GamesPerIter is the self-play games of each.
 	Iterations, GamesPerIter int
 	// Training: steps per iteration, batch, the newest Window chunk files,
-	// learning rate and L2, and the shape of the first network.
+	// learning rate and L2, the share of the search's value in the value
+	// target (TrainJob.QRatio), and the shape of the first network.
 	Steps, Batch, Window int
-	LR, L2               float64
+	LR, L2, QRatio       float64
 	Blocks, Channels     int
 	// Gating: games (0: always promote), playouts per move, random plies
 	// after each opening, and each side's first moves drawn by visits.
@@ -153,7 +154,7 @@ func Run(c *Config) error {
 			// uninterrupted one would have, not Steps after the kill.
 			err := c.Trainer.Train(c.path("trainer"), TrainJob{
 				Key: fmt.Sprintf("iter-%04d", it), Chunks: c.path("chunks"), Window: c.Window,
-				Steps: c.Steps, Batch: c.Batch, LR: c.LR, L2: c.L2,
+				Steps: c.Steps, Batch: c.Batch, LR: c.LR, L2: c.L2, QRatio: c.QRatio,
 			}, c.path(candidate))
 			if err != nil {
 				if errors.Is(err, ErrDiverged) {

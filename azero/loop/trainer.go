@@ -34,6 +34,9 @@ type TrainJob struct {
 	Steps  int
 	Batch  int
 	LR, L2 float64
+	// QRatio blends the search's root value into the value target:
+	// (1-QRatio)*result + QRatio*q (0: the game result alone).
+	QRatio float64
 }
 
 // ErrDiverged is wrapped by Trainer.Train's error when the loss, weights
@@ -63,7 +66,8 @@ func (p PyTorch) Train(dir string, j TrainJob, export string) error {
 	return p.run("train.py", "--exit-with-parent", "--target-key", j.Key,
 		"--chunks", j.Chunks, "--window", fmt.Sprint(j.Window),
 		"--run-dir", dir, "--steps", fmt.Sprint(j.Steps), "--batch", fmt.Sprint(j.Batch),
-		"--lr", fmt.Sprint(j.LR), "--l2", fmt.Sprint(j.L2), "--log-every", "50", "--export", export)
+		"--lr", fmt.Sprint(j.LR), "--l2", fmt.Sprint(j.L2), "--q-ratio", fmt.Sprint(j.QRatio),
+		"--log-every", "50", "--export", export)
 }
 
 // Plot implements Trainer.

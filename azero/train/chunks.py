@@ -1,13 +1,15 @@
-"""Reader (and a test-only writer) for twofold self-play sample chunks, format version 1.
+"""Reader (and a test-only writer) for twofold self-play sample chunks, format versions 1 and 2.
 
 A chunk file (*.twfc.gz) is one gzip stream. Decompressed, little-endian:
 
-  b"TWFC"  uint32 version (=1)  uint32 sample count
+  b"TWFC"  uint32 version (1 or 2)  uint32 sample count
   per sample:
     17 x uint64   bitboards for input planes 0..16 (bit i -> square i, a1=0 .. h8=63)
     uint8         halfmove clock   -> plane 17 = clock/100
     uint16        fullmove number  -> plane 18 = min(fullmove/200, 1)
     int8          game result from this position's side to move (+1/0/-1)
+    float32       (version 2 only) the search's root value for the side to move, in
+                  [-1, 1], NaN when the root was not searched; version 1 reads as NaN
     uint16 n, then n x (uint16 policy index, float32 probability)
 
 The Go self-play writer is the real producer; write_chunk exists for the Python tests.
@@ -29,19 +31,19 @@ import struct
 import numpy as np
 
 MAGIC = b"TWFC"
-VERSION = 1
+VERSION = 2
 NUM_BITBOARDS = 17
 NUM_PLANES = 19
 POLICY_SIZE = 4672
 CHUNK_SUFFIX = ".twfc.gz"
 
 _HEADER = struct.Struct("<4sII")
-# Fixed part of a sample: 17 bitboards, halfmove, fullmove, result, n.
-_FIXED = NUM_BITBOARDS * 8 + 1 + 2 + 1 + 2  # 142
+# Fixed part of a sample: 17 bitboards, halfmove, fullmove, result, [q,] n.
 _OFF_HALF = NUM_BITBOARDS * 8               # 136
 _OFF_FULL = _OFF_HALF + 1                   # 137
 _OFF_RES = _OFF_FULL + 2                    # 139
-_OFF_N = _OFF_RES + 1                       # 140
+_OFF_Q = _OFF_RES + 1                       # 140 (version 2)
+_FIXED = {1: _OFF_RES + 1 + 2, 2: _OFF_Q + 4 + 2}  # 142, 146
 _ENTRY = 6
 
 
@@ -56,18 +58,20 @@ class Packed:
     halfmove  uint8  [N]
     fullmove  uint16 [N]
     value     float32[N]         game result from the side to move
+    q         float32[N]         the search's root value for the side to move (NaN: none)
     pol_start int64  [N+1]       CSR offsets into pol_index/pol_prob
     pol_index uint16 [E]
     pol_prob  float32[E]
     """
 
-    __slots__ = ("bits", "halfmove", "fullmove", "value", "pol_start", "pol_index", "pol_prob")
+    __slots__ = ("bits", "halfmove", "fullmove", "value", "q", "pol_start", "pol_index", "pol_prob")
 
-    def __init__(self, bits, halfmove, fullmove, value, pol_start, pol_index, pol_prob):
+    def __init__(self, bits, halfmove, fullmove, value, q, pol_start, pol_index, pol_prob):
         self.bits = bits
         self.halfmove = halfmove
         self.fullmove = fullmove
         self.value = value
+        self.q = q
         self.pol_start = pol_start
         self.pol_index = pol_index
         self.pol_prob = pol_prob
@@ -78,7 +82,8 @@ class Packed:
     @staticmethod
     def empty():
         return Packed(np.zeros((0, NUM_BITBOARDS, 8), np.uint8), np.zeros(0, np.uint8),
-                      np.zeros(0, np.uint16), np.zeros(0, np.float32), np.zeros(1, np.int64),
+                      np.zeros(0, np.uint16), np.zeros(0, np.float32), np.zeros(0, np.float32),
+                      np.zeros(1, np.int64),
                       np.zeros(0, np.uint16), np.zeros(0, np.float32))
 
     @staticmethod
@@ -97,6 +102,7 @@ class Packed:
                       np.concatenate([p.halfmove for p in parts]),
                       np.concatenate([p.fullmove for p in parts]),
                       np.concatenate([p.value for p in parts]),
+                      np.concatenate([p.q for p in parts]),
                       np.concatenate(starts),
                       np.concatenate([p.pol_index for p in parts]),
                       np.concatenate([p.pol_prob for p in parts]))
@@ -109,11 +115,14 @@ class Packed:
         first = n - k
         lo = self.pol_start[first]
         return Packed(self.bits[first:], self.halfmove[first:], self.fullmove[first:],
-                      self.value[first:], self.pol_start[first:] - lo,
+                      self.value[first:], self.q[first:], self.pol_start[first:] - lo,
                       self.pol_index[lo:], self.pol_prob[lo:])
 
-    def dense(self, idx=None):
-        """Materialise (planes [B,19,8,8], policy [B,4672], value [B]) float32 for samples idx."""
+    def dense(self, idx=None, q_ratio=0.0):
+        """Materialise (planes [B,19,8,8], policy [B,4672], value [B]) float32 for samples idx.
+
+        The value target is the game result, or with q_ratio r > 0 the blend
+        (1 - r) * result + r * q where the search's value q is known."""
         if idx is None:
             idx = np.arange(len(self))
         idx = np.asarray(idx, dtype=np.int64)
@@ -137,7 +146,12 @@ class Packed:
             within = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
             src = np.repeat(lo, cnt) + within
             policy[row, self.pol_index[src]] = self.pol_prob[src]
-        return planes, policy, self.value[idx].copy()
+        value = self.value[idx].copy()
+        if q_ratio > 0:
+            q = self.q[idx]
+            known = ~np.isnan(q)
+            value[known] = (np.float32(1 - q_ratio) * value[known] + np.float32(q_ratio) * q[known])
+        return planes, policy, value
 
 
 def _decompress(path):
@@ -156,8 +170,10 @@ def read_chunk_packed(path):
     magic, version, count = _HEADER.unpack_from(data, 0)
     if magic != MAGIC:
         raise ChunkError("%s: bad magic %r, want %r (not a twofold sample chunk)" % (path, magic, MAGIC))
-    if version != VERSION:
-        raise ChunkError("%s: unsupported chunk version %d (this reader knows %d)" % (path, version, VERSION))
+    if version not in _FIXED:
+        raise ChunkError("%s: unsupported chunk version %d (this reader knows 1 and %d)" % (path, version, VERSION))
+    fixed_size = _FIXED[version]
+    off_n = fixed_size - 2
 
     # Records are variable length, so locate them with one scalar pass (cheap: two
     # byte reads per sample), then do everything else vectorised.
@@ -166,31 +182,37 @@ def read_chunk_packed(path):
     off = _HEADER.size
     size = len(data)
     for i in range(count):
-        if off + _FIXED > size:
+        if off + fixed_size > size:
             raise ChunkError("%s: truncated at sample %d of %d" % (path, i, count))
-        n = data[off + _OFF_N] | (data[off + _OFF_N + 1] << 8)
+        n = data[off + off_n] | (data[off + off_n + 1] << 8)
         offsets[i] = off
         ns[i] = n
-        off += _FIXED + _ENTRY * n
+        off += fixed_size + _ENTRY * n
     if off != size:
         raise ChunkError("%s: %s after %d samples (%d bytes expected, %d present)"
                          % (path, "truncated" if off > size else "trailing bytes", count, off, size))
 
     buf = np.frombuffer(data, dtype=np.uint8)
-    fixed = buf[offsets[:, None] + np.arange(_FIXED)]  # [N, 142]
+    fixed = buf[offsets[:, None] + np.arange(fixed_size)]  # [N, 142 or 146]
     bits = np.ascontiguousarray(fixed[:, :_OFF_HALF]).reshape(count, NUM_BITBOARDS, 8)
     halfmove = fixed[:, _OFF_HALF].copy()
     fullmove = np.ascontiguousarray(fixed[:, _OFF_FULL:_OFF_FULL + 2]).view("<u2").reshape(count).astype(np.uint16)
     result = fixed[:, _OFF_RES].view(np.int8).astype(np.float32)
     if count and (np.abs(result) > 1).any():
         raise ChunkError("%s: result outside -1..1" % path)
+    if version >= 2:
+        q = np.ascontiguousarray(fixed[:, _OFF_Q:_OFF_Q + 4]).view("<f4").reshape(count).astype(np.float32)
+        if count and (np.abs(q[~np.isnan(q)]) > 1).any():
+            raise ChunkError("%s: search value outside -1..1" % path)
+    else:
+        q = np.full(count, np.nan, np.float32)
 
     total = int(ns.sum())
     pol_start = np.zeros(count + 1, np.int64)
     np.cumsum(ns, out=pol_start[1:])
     if total:
         within = np.arange(total) - np.repeat(pol_start[:-1], ns)
-        pos = np.repeat(offsets + _FIXED, ns) + _ENTRY * within
+        pos = np.repeat(offsets + fixed_size, ns) + _ENTRY * within
         ent = buf[pos[:, None] + np.arange(_ENTRY)]  # [E, 6]
         pol_index = np.ascontiguousarray(ent[:, :2]).view("<u2").reshape(total).astype(np.uint16)
         pol_prob = np.ascontiguousarray(ent[:, 2:]).view("<f4").reshape(total).astype(np.float32)
@@ -199,7 +221,7 @@ def read_chunk_packed(path):
     else:
         pol_index = np.zeros(0, np.uint16)
         pol_prob = np.zeros(0, np.float32)
-    return Packed(bits, halfmove, fullmove, result, pol_start, pol_index, pol_prob)
+    return Packed(bits, halfmove, fullmove, result, q, pol_start, pol_index, pol_prob)
 
 
 def read_chunk(path):
@@ -223,21 +245,25 @@ def list_chunks(directory):
     return [p for _, _, p in paths]
 
 
-def write_chunk(path, samples):
-    """Write a version-1 chunk (test helper; the production writer is Go).
+def write_chunk(path, samples, version=VERSION):
+    """Write a chunk (test helper; the production writer is Go).
 
     samples: iterable of dicts with keys
       bitboards: 17 ints (uint64), halfmove: int, fullmove: int, result: -1/0/1,
-      policy: list of (index, probability) pairs.
+      policy: list of (index, probability) pairs, and optionally q: the search
+      value (NaN when absent; version 2 only).
     """
     samples = list(samples)
-    out = bytearray(_HEADER.pack(MAGIC, VERSION, len(samples)))
+    out = bytearray(_HEADER.pack(MAGIC, version, len(samples)))
     for s in samples:
         bbs = s["bitboards"]
         if len(bbs) != NUM_BITBOARDS:
             raise ValueError("need %d bitboards" % NUM_BITBOARDS)
         out += struct.pack("<17Q", *[int(b) & 0xFFFFFFFFFFFFFFFF for b in bbs])
-        out += struct.pack("<BHbH", int(s["halfmove"]), int(s["fullmove"]), int(s["result"]), len(s["policy"]))
+        out += struct.pack("<BHb", int(s["halfmove"]), int(s["fullmove"]), int(s["result"]))
+        if version >= 2:
+            out += struct.pack("<f", float(s.get("q", float("nan"))))
+        out += struct.pack("<H", len(s["policy"]))
         for idx, prob in s["policy"]:
             out += struct.pack("<Hf", int(idx), float(prob))
     tmp = path + ".tmp"

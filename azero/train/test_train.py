@@ -144,6 +144,44 @@ class TestChunks(unittest.TestCase):
         both = chunks.Packed.concat([packed.tail(5), packed])
         np.testing.assert_array_equal(both.dense()[1], np.concatenate([policy[-5:], policy]))
 
+    def test_search_value_and_blend(self):
+        # Version 2 carries the search's value; the value target blends it with the
+        # result (--q-ratio) where known and keeps the result where it is NaN.
+        rs = np.random.RandomState(3)
+        samples = [random_sample(rs) for _ in range(4)]
+        for s, q in zip(samples, [0.5, -1.0, float("nan"), 0.25]):
+            s["q"] = q
+        samples[0]["result"], samples[2]["result"] = -1, 1
+        v2 = os.path.join(self.dir, "v2.twfc.gz")
+        chunks.write_chunk(v2, samples)
+        packed = chunks.read_chunk_packed(v2)
+        np.testing.assert_array_equal(packed.q, np.array([0.5, -1.0, np.nan, 0.25], np.float32))
+        result = np.array([s["result"] for s in samples], np.float32)
+        np.testing.assert_array_equal(packed.dense()[2], result)
+        blended = packed.dense(q_ratio=0.5)[2]
+        want = result.copy()
+        for i in (0, 1, 3):
+            want[i] = 0.5 * result[i] + 0.5 * samples[i]["q"]
+        np.testing.assert_allclose(blended, want, rtol=1e-6)
+        self.assertEqual(blended[0], -0.25)
+        self.assertEqual(blended[2], 1.0, "no search value: the result")
+        # A version-1 chunk (before the search value) reads the same, without q.
+        v1 = os.path.join(self.dir, "v1.twfc.gz")
+        chunks.write_chunk(v1, samples, version=1)
+        old = chunks.read_chunk_packed(v1)
+        self.assertTrue(np.isnan(old.q).all())
+        np.testing.assert_array_equal(old.dense(q_ratio=0.5)[1], packed.dense()[1])
+        np.testing.assert_array_equal(old.dense(q_ratio=0.5)[2], result)
+        # concat and tail carry q along.
+        both = chunks.Packed.concat([old, packed.tail(2)])
+        np.testing.assert_array_equal(both.q[4:], packed.q[2:])
+        # A search value outside [-1, 1] is refused.
+        samples[1]["q"] = 1.5
+        bad = os.path.join(self.dir, "badq.twfc.gz")
+        chunks.write_chunk(bad, samples)
+        with self.assertRaisesRegex(chunks.ChunkError, "search value"):
+            chunks.read_chunk(bad)
+
     def test_empty_chunk(self):
         path = os.path.join(self.dir, "e.twfc.gz")
         chunks.write_chunk(path, [])
@@ -165,8 +203,8 @@ class TestChunks(unittest.TestCase):
         self.assertIn("magic", str(cm.exception))
 
     def test_bad_version_and_truncation(self):
-        path = self._raw("v2.twfc.gz", b"TWFC" + b"\x02\x00\x00\x00" + b"\x00" * 4)
-        with self.assertRaisesRegex(chunks.ChunkError, "version 2") as cm:
+        path = self._raw("v3.twfc.gz", b"TWFC" + b"\x03\x00\x00\x00" + b"\x00" * 4)
+        with self.assertRaisesRegex(chunks.ChunkError, "version 3") as cm:
             chunks.read_chunk(path)
         self.assertIn(path, str(cm.exception))
         path = self._raw("short.twfc.gz", b"TWFC" + b"\x01\x00\x00\x00" + b"\x02\x00\x00\x00" + b"\x00" * 150)

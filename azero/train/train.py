@@ -20,7 +20,9 @@ BatchNorm and cheap. The --lr given on each invocation overrides the one stored 
 the checkpoint, so the outer loop owns the learning-rate schedule.
 
 Loss = policy cross-entropy against the root visit distribution
-       (-sum target * log_softmax(logits)) + value MSE (tanh output vs game result);
+       (-sum target * log_softmax(logits)) + value MSE (tanh output vs game result, or with
+       --q-ratio r the blend (1-r)*result + r*q with the search's root value q where the
+       chunk has one: less noise per sample than the result alone, at the search's bias);
 the L2 term is applied by the optimizer, so the printed "loss" is policy + value.
 
 Data: the newest --window chunk files by (mtime, name), optionally capped to the newest
@@ -116,6 +118,8 @@ def parse_args(argv):
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=0.02)
     ap.add_argument("--l2", type=float, default=1e-4, help="weight decay")
+    ap.add_argument("--q-ratio", type=float, default=0.0,
+                    help="value target = (1-r)*result + r*search value where known (0 = result only)")
     ap.add_argument("--blocks", type=int, default=6, help="only used when no checkpoint exists")
     ap.add_argument("--channels", type=int, default=64, help="only used when no checkpoint exists")
     ap.add_argument("--export", help="write ONNX here after training (atomic)")
@@ -138,6 +142,8 @@ def parse_args(argv):
     for name in ("batch", "log_every", "checkpoint_every", "blocks", "channels"):
         if getattr(args, name) < 1:
             ap.error("--%s must be >= 1" % name.replace("_", "-"))
+    if not 0 <= args.q_ratio <= 1:  # also refuses NaN
+        ap.error("--q-ratio must be in [0, 1]")
     return args
 
 
@@ -507,7 +513,7 @@ def run_training(args, ddp, device):
     try:
         for _ in range(todo):
             idx = rng.integers(0, n, size=args.batch)
-            planes, pol, val = data.dense(idx)
+            planes, pol, val = data.dense(idx, args.q_ratio)
             planes = torch.from_numpy(planes).to(device, non_blocking=True)
             pol = torch.from_numpy(pol).to(device, non_blocking=True)
             val = torch.from_numpy(val).to(device, non_blocking=True)

@@ -49,6 +49,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.Window, "window", 40, "train on the newest this many chunk files")
 	fs.Float64Var(&c.LR, "lr", 0.02, "learning rate")
 	fs.Float64Var(&c.L2, "l2", 1e-4, "L2 weight decay")
+	fs.Float64Var(&c.QRatio, "q-ratio", 0, "value target = (1-r)*game result + r*the search's root value (0 = the result alone)")
 	fs.IntVar(&c.Blocks, "blocks", 4, "residual blocks of a new network")
 	fs.IntVar(&c.Channels, "channels", 32, "channels of a new network")
 	fs.IntVar(&c.GateGames, "gate-games", 20, "gating games (0 = always promote)")
@@ -72,6 +73,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := checkSelfplay(selfplay); err != nil {
 		fmt.Fprintln(stderr, "engine train:", err)
+		return 2
+	}
+	if !(c.QRatio >= 0 && c.QRatio <= 1) {
+		fmt.Fprintf(stderr, "engine train: --q-ratio %v: want a share in [0, 1]\n", c.QRatio)
 		return 2
 	}
 	if *scripts == "" {

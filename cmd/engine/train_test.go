@@ -81,6 +81,18 @@ func readState(t *testing.T, runDir string) loop.State {
 	return st
 }
 
+// A --q-ratio outside [0, 1] is refused before anything starts.
+func TestTrainRefusesBadQRatio(t *testing.T) {
+	for _, bad := range []string{"-0.1", "1.5", "NaN", "Inf"} {
+		dir := t.TempDir()
+		code, _, stderr := engine(t, "", trainArgs(t, dir, 1, "--q-ratio", bad)...)
+		assert.Equal(t, 2, code, bad)
+		assert.Contains(t, stderr, "--q-ratio", bad)
+		_, err := os.Stat(filepath.Join(dir, "state.json"))
+		assert.True(t, os.IsNotExist(err), "nothing started for %s", bad)
+	}
+}
+
 // A second loop on a locked run directory fails at once, naming the
 // directory and the holder's pid; the lock goes with its holder.
 func TestTrainRunDirLocked(t *testing.T) {
