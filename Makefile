@@ -122,7 +122,10 @@ train-smoke: build py-deps
 	test $$(grep -c '^\[Event "Twofold gating' $(SMOKE)/gating.pgn) -eq 4 && test $$(grep -c '^\[Event "Twofold ladder' $(SMOKE)/ladder.pgn) -eq 24
 	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 --pgn $(SMOKE)/l.pgn | tail -4
 	test $$(grep -c '^\[Result ' $(SMOKE)/l.pgn) -eq 4
-	rm -rf $(SMOKE) $(SMOKE).log $(SMOKE).log2
+	# A win/draw/loss value head: trained, exported as the scalar the engine reads, loaded, gated.
+	./$(BIN) train --run-dir $(SMOKE)-wdl --iterations 1 $(TINY) --wdl --ladder-every 0 > $(SMOKE).log3 2>&1 || (cat $(SMOKE).log3; exit 1)
+	grep -q 'x8 WDL net' $(SMOKE).log3 && grep -q '^gate: nets/iter-0001.onnx' $(SMOKE).log3 && test -s $(SMOKE)-wdl/nets/iter-0001.onnx
+	rm -rf $(SMOKE) $(SMOKE)-wdl $(SMOKE).log $(SMOKE).log2 $(SMOKE).log3
 
 # The UCI stress fuzzer (ucifuzz) against the built engine: both minds,
 # mutated commands, FENs, options, absurd numbers, huge lines and go/stop/

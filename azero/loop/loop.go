@@ -34,7 +34,7 @@ type Config struct {
 	// target (TrainJob.QRatio), and the shape of the first network.
 	Steps, Batch, Window int
 	LR, L2, QRatio       float64
-	Blocks, Channels     int
+	Net                  NetShape
 	// Gating: games (0: always promote), playouts per move, random plies
 	// after each opening, and each side's first moves drawn by visits.
 	GateGames, GatePlayouts          int
@@ -120,7 +120,7 @@ func Run(c *Config) error {
 	}
 	if st.Best == "" {
 		st.Best = filepath.Join("nets", "iter-0000.onnx")
-		if err := c.Trainer.Init(c.path("trainer"), c.Blocks, c.Channels, c.path(st.Best)); err != nil {
+		if err := c.Trainer.Init(c.path("trainer"), c.Net, c.path(st.Best)); err != nil {
 			return err
 		}
 		// The starting weights beside the first network: a refused

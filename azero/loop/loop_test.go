@@ -29,11 +29,11 @@ type stubTrainer struct {
 	fail    error
 }
 
-func (s *stubTrainer) Init(dir string, blocks, channels int, export string) error {
+func (s *stubTrainer) Init(dir string, shape NetShape, export string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "checkpoint.pt"), []byte(fmt.Sprintf("init %dx%d", blocks, channels)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "checkpoint.pt"), []byte(fmt.Sprintf("init %dx%d", shape.Blocks, shape.Channels)), 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(export, []byte("net init"), 0o644)
@@ -81,7 +81,7 @@ func testConfig(t *testing.T, tr Trainer, games int) *Config {
 	sp.Workers, sp.Parallel, sp.Playouts, sp.MaxPlies, sp.ChunkGames, sp.Seed = 1, 1, 8, 40, 1, 7
 	return &Config{
 		RunDir: t.TempDir(), Iterations: 1, GamesPerIter: games,
-		Steps: 10, Batch: 16, Window: 4, LR: 0.02, L2: 1e-4, Blocks: 1, Channels: 8,
+		Steps: 10, Batch: 16, Window: 4, LR: 0.02, L2: 1e-4, Net: NetShape{Blocks: 1, Channels: 8},
 		GateGames: 2, GatePlayouts: 8, GateRandomPlies: 2, GateSampleMoves: 2,
 		LadderEvery: 1, LadderPlayouts: 8,
 		Ladder:   ladder.ClimbConfig{Games: 2, MaxPlies: 30, Workers: 1, Seed: 1, Rungs: []string{"random"}},

@@ -13,15 +13,23 @@ import (
 // directory of its own (dir/checkpoint.pt), which the loop copies beside
 // each exported network and copies back to roll a diverged run back.
 type Trainer interface {
-	// Init starts a checkpoint in dir from a fresh network of blocks x
-	// channels and exports it to export (ONNX).
-	Init(dir string, blocks, channels int, export string) error
+	// Init starts a checkpoint in dir from a fresh network of the shape
+	// and exports it to export (ONNX).
+	Init(dir string, shape NetShape, export string) error
 	// Train goes on training dir's checkpoint for job and exports the
 	// result. When training diverged it returns an error wrapping
 	// ErrDiverged, having saved and exported nothing.
 	Train(dir string, job TrainJob, export string) error
 	// Plot draws the ladder's learning curve from csv to png.
 	Plot(csv, png string) error
+}
+
+// NetShape is a new network's architecture: a residual tower of Blocks
+// blocks of Channels channels, and a win/draw/loss value head when WDL
+// (else a tanh scalar; the exported network gives a scalar either way).
+type NetShape struct {
+	Blocks, Channels int
+	WDL              bool
 }
 
 // TrainJob is one iteration's training.
@@ -56,9 +64,13 @@ type PyTorch struct {
 const exitDiverged = 3
 
 // Init implements Trainer.
-func (p PyTorch) Init(dir string, blocks, channels int, export string) error {
-	return p.run("train.py", "--init-only", "--exit-with-parent", "--run-dir", dir, "--blocks", fmt.Sprint(blocks),
-		"--channels", fmt.Sprint(channels), "--export", export)
+func (p PyTorch) Init(dir string, shape NetShape, export string) error {
+	args := []string{"--init-only", "--exit-with-parent", "--run-dir", dir, "--blocks", fmt.Sprint(shape.Blocks),
+		"--channels", fmt.Sprint(shape.Channels)}
+	if shape.WDL {
+		args = append(args, "--wdl")
+	}
+	return p.run("train.py", append(args, "--export", export)...)
 }
 
 // Train implements Trainer.

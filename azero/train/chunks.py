@@ -118,11 +118,13 @@ class Packed:
                       self.value[first:], self.q[first:], self.pol_start[first:] - lo,
                       self.pol_index[lo:], self.pol_prob[lo:])
 
-    def dense(self, idx=None, q_ratio=0.0):
+    def dense(self, idx=None, q_ratio=0.0, wdl=False):
         """Materialise (planes [B,19,8,8], policy [B,4672], value [B]) float32 for samples idx.
 
         The value target is the game result, or with q_ratio r > 0 the blend
-        (1 - r) * result + r * q where the search's value q is known."""
+        (1 - r) * result + r * q where the search's value q is known. With wdl it is a
+        win/draw/loss distribution [B, 3] instead: the result one-hot, blended the same
+        way with (max(q, 0), 1 - |q|, max(-q, 0))."""
         if idx is None:
             idx = np.arange(len(self))
         idx = np.asarray(idx, dtype=np.int64)
@@ -146,12 +148,26 @@ class Packed:
             within = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
             src = np.repeat(lo, cnt) + within
             policy[row, self.pol_index[src]] = self.pol_prob[src]
+        if wdl:
+            return planes, policy, self._wdl_target(idx, q_ratio)
         value = self.value[idx].copy()
         if q_ratio > 0:
             q = self.q[idx]
             known = ~np.isnan(q)
             value[known] = (np.float32(1 - q_ratio) * value[known] + np.float32(q_ratio) * q[known])
         return planes, policy, value
+
+
+    def _wdl_target(self, idx, q_ratio):
+        z = self.value[idx]
+        target = np.stack([z > 0, z == 0, z < 0], axis=1).astype(np.float32)
+        if q_ratio > 0:
+            q = self.q[idx]
+            known = ~np.isnan(q)
+            qk = q[known]
+            from_q = np.stack([np.maximum(qk, 0), 1 - np.abs(qk), np.maximum(-qk, 0)], axis=1)
+            target[known] = np.float32(1 - q_ratio) * target[known] + np.float32(q_ratio) * from_q
+        return target
 
 
 def _decompress(path):

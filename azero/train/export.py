@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 import torch
 
-from model import Net, count_parameters, model_from_checkpoint, IN_PLANES
+from model import Inference, Net, count_parameters, model_from_checkpoint, IN_PLANES
 
 OPSET = 17
 GOLDEN_SEED = 12345
@@ -36,7 +36,7 @@ def export_onnx(model, path):
     The file appears under its final name only when complete (temp file + os.replace),
     so a self-play process polling for new nets never loads a half-written one.
     """
-    net = copy.deepcopy(model).to("cpu").float().eval()
+    net = Inference(copy.deepcopy(model).to("cpu").float()).eval()
     dummy = torch.zeros(1, IN_PLANES, 8, 8, dtype=torch.float32)
     kwargs = dict(
         export_params=True,
@@ -90,7 +90,7 @@ def _f32(x):
 
 
 def golden_outputs(model, inputs):
-    net = copy.deepcopy(model).to("cpu").float().eval()
+    net = Inference(copy.deepcopy(model).to("cpu").float()).eval()
     with torch.no_grad():
         policy, value = net(torch.from_numpy(inputs))
     return policy.numpy(), value.numpy()[:, 0]

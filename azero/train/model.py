@@ -4,7 +4,11 @@ The tensor layout is a contract with the Go encoder (azero package):
 
   input  "planes": float32 [batch, 19, 8, 8], [plane][rank][file], side-to-move frame
   output "policy": float32 [batch, 4672] logits, index = plane*64 + square
-  output "value":  float32 [batch, 1], tanh, side-to-move view
+  output "value":  float32 [batch, 1], in [-1, 1], side-to-move view
+
+The value head is a tanh scalar, or (wdl=True) three logits for win/draw/loss trained by
+cross-entropy; the exported graph (Inference) then computes P(win) - P(loss), so the
+engine reads the same scalar from either kind of network.
 
 The policy head is fully convolutional (73 move-type planes over the 64 from-squares)
 instead of a dense layer: a dense C*64 -> 4672 layer would dominate the parameter count
@@ -46,10 +50,11 @@ class Net(nn.Module):
     the architecture without the caller having to remember it.
     """
 
-    def __init__(self, blocks=6, channels=128):
+    def __init__(self, blocks=6, channels=128, wdl=False):
         super().__init__()
         self.blocks = int(blocks)
         self.channels = int(channels)
+        self.wdl = bool(wdl)
         c = self.channels
 
         self.input_conv = nn.Conv2d(IN_PLANES, c, 3, padding=1, bias=False)
@@ -63,7 +68,7 @@ class Net(nn.Module):
         self.value_conv = nn.Conv2d(c, VALUE_PLANES, 1, bias=False)
         self.value_bn = nn.BatchNorm2d(VALUE_PLANES)
         self.value_fc1 = nn.Linear(VALUE_PLANES * 64, VALUE_HIDDEN)
-        self.value_fc2 = nn.Linear(VALUE_HIDDEN, 1)
+        self.value_fc2 = nn.Linear(VALUE_HIDDEN, 3 if self.wdl else 1)
 
         self._init_heads()
 
@@ -79,6 +84,8 @@ class Net(nn.Module):
         nn.init.zeros_(self.value_fc2.bias)
 
     def forward(self, planes):
+        """(policy logits [B, 4672], value head output): the tanh value [B, 1], or with
+        wdl the win/draw/loss logits [B, 3] (expected_value turns either into [B, 1])."""
         x = F.relu(self.input_bn(self.input_conv(planes)))
         x = self.tower(x)
 
@@ -89,8 +96,30 @@ class Net(nn.Module):
         v = F.relu(self.value_bn(self.value_conv(x)))
         v = torch.flatten(v, 1)
         v = F.relu(self.value_fc1(v))
-        value = torch.tanh(self.value_fc2(v))  # [B, 1]
-        return policy, value
+        v = self.value_fc2(v)
+        if self.wdl:
+            return policy, v                 # [B, 3] logits
+        return policy, torch.tanh(v)         # [B, 1]
+
+
+def expected_value(wdl, value_out):
+    """The scalar value [B, 1] in [-1, 1] of a value head's output."""
+    if not wdl:
+        return value_out
+    p = F.softmax(value_out, dim=1)
+    return p[:, 0:1] - p[:, 2:3]
+
+
+class Inference(nn.Module):
+    """What the engine runs: (policy logits, scalar value) of a Net of either value head."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, planes):
+        policy, v = self.net(planes)
+        return policy, expected_value(self.net.wdl, v)
 
 
 def count_parameters(model):
@@ -101,7 +130,7 @@ def count_parameters(model):
 def model_from_checkpoint(path, map_location="cpu"):
     """Rebuild a Net from a trainer checkpoint (uses the blocks/channels stored in it)."""
     ckpt = torch.load(path, map_location=map_location)
-    net = Net(ckpt["blocks"], ckpt["channels"])
+    net = Net(ckpt["blocks"], ckpt["channels"], ckpt.get("wdl", False))
     net.load_state_dict(ckpt["model"])
     return net, ckpt
 

@@ -25,7 +25,7 @@ import chunks  # noqa: E402
 import ddp_launch  # noqa: E402
 import export  # noqa: E402
 import train  # noqa: E402
-from model import POLICY_SIZE, Net, count_parameters  # noqa: E402
+from model import POLICY_SIZE, Inference, Net, count_parameters  # noqa: E402
 
 REPO_AZERO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRAIN_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -98,6 +98,21 @@ class TestModel(unittest.TestCase):
                 self.assertEqual(tuple(v.shape), (b, 1))
                 self.assertTrue(bool((v.abs() <= 1).all()))
 
+    def test_wdl_head(self):
+        # A WDL net trains on three logits; what the engine runs is P(win) - P(loss).
+        from model import Inference
+        net = Net(1, 8, wdl=True).eval()
+        self.assertEqual(count_parameters(net) - count_parameters(Net(1, 8)), 2 * (64 + 1))
+        x = torch.rand(4, 19, 8, 8)
+        with torch.no_grad():
+            p, logits = net(x)
+            p2, v = Inference(net)(x)
+        self.assertEqual(tuple(logits.shape), (4, 3))
+        self.assertEqual(tuple(v.shape), (4, 1))
+        probs = torch.softmax(logits, dim=1)
+        torch.testing.assert_close(v[:, 0], probs[:, 0] - probs[:, 2])
+        torch.testing.assert_close(p, p2)
+
 
 class TestChunks(unittest.TestCase):
     def setUp(self):
@@ -165,6 +180,15 @@ class TestChunks(unittest.TestCase):
         np.testing.assert_allclose(blended, want, rtol=1e-6)
         self.assertEqual(blended[0], -0.25)
         self.assertEqual(blended[2], 1.0, "no search value: the result")
+        # The same targets as win/draw/loss distributions for a WDL head.
+        wdl = packed.dense(q_ratio=0.5, wdl=True)[2]
+        self.assertEqual(wdl.shape, (4, 3))
+        np.testing.assert_allclose(wdl.sum(axis=1), 1, rtol=1e-6)
+        np.testing.assert_allclose(wdl[0], [0.25, 0.25, 0.5])  # loss, q 0.5: 0.5*(0,0,1) + 0.5*(0.5,0.5,0)
+        np.testing.assert_allclose(wdl[2], [1, 0, 0])  # no search value: the one-hot result
+        np.testing.assert_allclose(wdl[:, 0] - wdl[:, 2], blended, rtol=1e-6, atol=1e-7)
+        onehot = packed.dense(wdl=True)[2]
+        np.testing.assert_array_equal(onehot, np.stack([result > 0, result == 0, result < 0], 1).astype(np.float32))
         # A version-1 chunk (before the search value) reads the same, without q.
         v1 = os.path.join(self.dir, "v1.twfc.gz")
         chunks.write_chunk(v1, samples, version=1)
@@ -279,6 +303,31 @@ class TestTraining(unittest.TestCase):
         self.assertLess(rows2[0][1], first - 0.5)
         ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
         self.assertEqual((ckpt["step"], ckpt["channels"]), (35, 16))
+
+    def test_wdl_training(self):
+        # --wdl makes a new network's value head win/draw/loss logits; the checkpoint
+        # records it, a resume keeps it without the flag, and the export is the scalar.
+        run = os.path.join(self.dir, "wdl")
+        onnx = os.path.join(self.dir, "wdl.onnx")
+        rc, out, err = run_main(train.main, self.common(run) + ["--wdl", "--q-ratio", "0.5", "--steps", "25"])
+        self.assertEqual(rc, 0, err)
+        self.assertIn("2x16 WDL net", err)
+        rows = parse_steps(out)
+        first = np.mean([l for _, l in rows[:5]])
+        last = np.mean([l for _, l in rows[-5:]])
+        self.assertLess(last, first - 0.5)
+        rc, out, err = run_main(train.main, self.common(run) + ["--steps", "2", "--export", onnx])
+        self.assertEqual(rc, 0, err)
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual((ckpt["step"], ckpt["wdl"]), (27, True))
+        self.assertGreater(os.path.getsize(onnx), 1000)
+        from model import model_from_checkpoint
+        model, _ = model_from_checkpoint(os.path.join(run, "checkpoint.pt"))
+        self.assertTrue(model.wdl)
+        gold = os.path.join(self.dir, "wdl.json")
+        export.write_golden(model, gold)
+        golden = load_json(gold)
+        self.assertTrue(all(-1 <= v <= 1 for v in golden["value"]))
 
     def test_no_chunks(self):
         empty = os.path.join(self.dir, "empty")
@@ -433,7 +482,7 @@ class TestExport(unittest.TestCase):
         np.testing.assert_array_equal(inputs, export.golden_inputs())
         model.eval()
         with torch.no_grad():
-            p, v = model(torch.from_numpy(inputs))
+            p, v = Inference(model)(torch.from_numpy(inputs))
         np.testing.assert_allclose(p.numpy(), np.array(golden["policy"], np.float32), rtol=0, atol=1e-6)
         np.testing.assert_allclose(v.numpy()[:, 0], np.array(golden["value"], np.float32), rtol=0, atol=1e-6)
         # Not degenerate: outputs depend on the input.

@@ -23,6 +23,9 @@ Loss = policy cross-entropy against the root visit distribution
        (-sum target * log_softmax(logits)) + value MSE (tanh output vs game result, or with
        --q-ratio r the blend (1-r)*result + r*q with the search's root value q where the
        chunk has one: less noise per sample than the result alone, at the search's bias);
+       with --wdl (a new network's value head: win/draw/loss logits) the value loss is the
+       cross-entropy against the one-hot result, blended the same way with the search
+       value as (max(q,0), 1-|q|, max(-q,0));
 the L2 term is applied by the optimizer, so the printed "loss" is policy + value.
 
 Data: the newest --window chunk files by (mtime, name), optionally capped to the newest
@@ -88,7 +91,7 @@ import torch.nn.functional as F
 
 from chunks import ChunkError, Packed, list_chunks, read_chunk_packed
 from export import export_onnx
-from model import Net, count_parameters
+from model import Inference, Net, count_parameters
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
@@ -122,6 +125,8 @@ def parse_args(argv):
                     help="value target = (1-r)*result + r*search value where known (0 = result only)")
     ap.add_argument("--blocks", type=int, default=6, help="only used when no checkpoint exists")
     ap.add_argument("--channels", type=int, default=64, help="only used when no checkpoint exists")
+    ap.add_argument("--wdl", action="store_true",
+                    help="a win/draw/loss value head (only used when no checkpoint exists)")
     ap.add_argument("--export", help="write ONNX here after training (atomic)")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0 = torch default)")
@@ -210,7 +215,7 @@ def nonfinite_outputs(model, planes):
     model.eval()
     try:
         with torch.no_grad():
-            logits, value = model(planes)
+            logits, value = Inference(model)(planes)
     finally:
         model.train(was_training)
     for name, t in (("policy", logits), ("value", value)):
@@ -233,6 +238,7 @@ def save_checkpoint(path, model, opt, step):
         "step": int(step),
         "blocks": model.blocks,
         "channels": model.channels,
+        "wdl": model.wdl,
     }
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -252,7 +258,7 @@ def load_or_create(args, device):
         ckpt = torch.load(path, map_location=device)
         if ckpt.get("format") != CHECKPOINT_FORMAT:
             raise SystemExit("%s: unknown checkpoint format %r" % (path, ckpt.get("format")))
-        model = Net(ckpt["blocks"], ckpt["channels"])
+        model = Net(ckpt["blocks"], ckpt["channels"], ckpt.get("wdl", False))
         model.load_state_dict(ckpt["model"])
         model.to(device)
         opt = make_optimizer(model, args.lr, args.l2)
@@ -262,7 +268,7 @@ def load_or_create(args, device):
             g["weight_decay"] = args.l2
         return model, opt, int(ckpt["step"]), False
     torch.manual_seed(args.seed)
-    model = Net(args.blocks, args.channels).to(device)
+    model = Net(args.blocks, args.channels, args.wdl).to(device)
     return model, make_optimizer(model, args.lr, args.l2), 0, True
 
 
@@ -400,9 +406,14 @@ def setup_distributed(args):
 
 
 def losses(model, planes, policy_target, value_target):
+    """Policy cross-entropy and value loss: MSE for a scalar target [B], cross-entropy for
+    a win/draw/loss target [B, 3] (a WDL head's logits)."""
     logits, value = model(planes)
     policy_loss = -(policy_target * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
-    value_loss = F.mse_loss(value.squeeze(1), value_target)
+    if value_target.dim() == 2:
+        value_loss = -(value_target * F.log_softmax(value, dim=1)).sum(dim=1).mean()
+    else:
+        value_loss = F.mse_loss(value.squeeze(1), value_target)
     return policy_loss, value_loss
 
 
@@ -449,8 +460,8 @@ def run_training(args, ddp, device):
     if ddp.enabled:
         log("distributed: world size %d, backend %s, rank 0 on %s, effective batch %d"
             % (ddp.world, ddp.backend, device, ddp.world * args.batch))
-    log("%s %dx%d net (%d parameters) at step %d on %s"
-        % ("created" if created else "resumed", net.blocks, net.channels,
+    log("%s %dx%d%s net (%d parameters) at step %d on %s"
+        % ("created" if created else "resumed", net.blocks, net.channels, " WDL" if net.wdl else "",
            count_parameters(net), step, device))
     bad = nonfinite_tensors(net)
     if bad:  # the same checkpoint on every rank, so every rank returns here
@@ -513,7 +524,7 @@ def run_training(args, ddp, device):
     try:
         for _ in range(todo):
             idx = rng.integers(0, n, size=args.batch)
-            planes, pol, val = data.dense(idx, args.q_ratio)
+            planes, pol, val = data.dense(idx, args.q_ratio, wdl=net.wdl)
             planes = torch.from_numpy(planes).to(device, non_blocking=True)
             pol = torch.from_numpy(pol).to(device, non_blocking=True)
             val = torch.from_numpy(val).to(device, non_blocking=True)
