@@ -18,7 +18,8 @@
 # Environment (defaults in brackets):
 #   ENGINE        engine binary [built from the working tree into RUN_DIR]
 #   ONNXRUNTIME   libonnxruntime.so.1 [lib/libonnxruntime.so.1 of the checkout; make ort]
-#   DURATION      wall seconds of each loop [1500]
+#   DURATION      wall seconds of each loop [1500]; 0 runs no loop, only the ladders of the
+#                 run directories already in RUN_DIR (after an interrupted comparison)
 #   COMMON        flags every recipe gets [see below]
 #   LADDER_PLAYOUTS, LADDER_GAMES, LADDER_RUNGS
 #                 the final ladder [200, 20, random,greedy,alphabeta-d1,alphabeta-d2]
@@ -36,7 +37,7 @@ LADDER_PLAYOUTS=${LADDER_PLAYOUTS:-200}
 LADDER_GAMES=${LADDER_GAMES:-20}
 LADDER_RUNGS=${LADDER_RUNGS:-random,greedy,alphabeta-d1,alphabeta-d2}
 
-case $DURATION in ''|*[!0-9]*|0) die "DURATION must be a positive number of seconds" ;; esac
+case $DURATION in ''|*[!0-9]*) die "DURATION must be a number of seconds" ;; esac
 [ -f "$ONNXRUNTIME" ] || die "no ONNX Runtime library at $ONNXRUNTIME (make ort, or set ONNXRUNTIME)"
 if [ $# -eq 0 ]; then
     set -- "A --playouts 128 --fast-playouts 32 --full-share 0.25" \
@@ -58,6 +59,7 @@ for recipe in "$@"; do
     [ -n "$name" ] || die "empty recipe"
     case $name in -*) die "a recipe starts with its name, not a flag: $recipe" ;; esac
     names+=("$name")
+    [ "$DURATION" -gt 0 ] || continue
     echo "== $name: $flags (for ${DURATION}s) -> $RUN_DIR/$name, log $RUN_DIR/$name.log"
     # shellcheck disable=SC2086 # the flags are words on purpose
     timeout -s INT "$DURATION" "$ENGINE" train --run-dir "$RUN_DIR/$name" --onnxruntime "$ONNXRUNTIME" \
@@ -67,7 +69,7 @@ trap 'kill $(jobs -p) 2>/dev/null' INT TERM
 wait || true # timeout's status is 124 for every loop that ran its full time
 
 # best_of DIR: the best network's file name from the loop's state.json.
-best_of() { sed -n 's/.*"best": *"nets\/\([^"]*\)".*/\1/p' "$1/state.json"; }
+best_of() { sed -n 's/.*"best": *"nets\/\([^"]*\)".*/\1/p' "$1/state.json" | head -n 1; }
 
 IFS=, read -ra rungs <<<"$LADDER_RUNGS"
 header='| recipe | flags | iterations | self-play games | promotions | best |'
@@ -79,7 +81,8 @@ for recipe in "$@"; do
     dir=$RUN_DIR/$name
     [ -f "$dir/state.json" ] || { echo "$name: no state.json (see $dir.log)"; continue; }
     best=$(best_of "$dir")
-    iterations=$(sed -n 's/.*"iteration": *\([0-9]*\).*/\1/p' "$dir/state.json")
+    # The first "iteration" is the loop's; a self-play phase in progress repeats it.
+    iterations=$(sed -n 's/.*"iteration": *\([0-9]*\).*/\1/p' "$dir/state.json" | head -n 1)
     games=$(grep -c '^\[Result ' "$dir/games.pgn" 2>/dev/null || true)
     promotions=$(grep -c -- '-> promoted' "$dir.log" || true)
     "$ENGINE" ladder --network "$dir/nets/$best" --onnxruntime "$ONNXRUNTIME" --playouts "$LADDER_PLAYOUTS" \
