@@ -317,12 +317,14 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 	for _, c := range children {
 		total += int(c.n)
 	}
-	best := t.bestChild(root)
-	switch {
-	case t.gumbel != nil:
-		// Gumbel's noise already sampled the move.
-		best = t.gumbel.choice(t)
-	case len(g.moves) < r.cfg.SamplePlies && total > 0 && t.at(root).proven == provenNone:
+	// rated is the move the search rates best (Gumbel's noise already
+	// sampled it); best is the one played, drawn by visits early in a game.
+	rated := t.bestChild(root)
+	if t.gumbel != nil {
+		rated = t.gumbel.choice(t)
+	}
+	best := rated
+	if t.gumbel == nil && len(g.moves) < r.cfg.SamplePlies && total > 0 && t.at(root).proven == provenNone {
 		x := rng.IntN(total)
 		for i, c := range children {
 			if x < int(c.n) {
@@ -337,7 +339,7 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 		if t.gumbel != nil {
 			policy = t.gumbel.policy(t, nil)
 		}
-		g.samples = append(g.samples, sample(g.pos, children, total, policy, t.at(best).move, rootValue(t)))
+		g.samples = append(g.samples, sample(g.pos, children, total, policy, t.at(best).move, searchValue(t, rated)))
 		g.sides = append(g.sides, g.pos.Side())
 	}
 	// Resignation looks at the best move's value, whatever was sampled.
@@ -404,16 +406,13 @@ func sample(pos *board.Position, children []node, total int, policy []float64, p
 	return s
 }
 
-// rootValue is the search's value of the root for its side to move, the
-// value target a trainer may blend with the game's result: that of the move
-// the search rates best (Gumbel's survivor, else the most visited), exact
-// when the move is proven, NaN when it was never visited (no search, or a
-// Gumbel root whose visited moves all lose by force), so the result stands.
-func rootValue(t *tree) float32 {
-	best := t.bestChild(root)
-	if t.gumbel != nil {
-		best = t.gumbel.choice(t)
-	}
+// searchValue is the search's value of the root for its side to move, the
+// value target a trainer may blend with the game's result: that of the root
+// child best, the move the search rates best (Gumbel's survivor, else the
+// most visited), exact when the move is proven, NaN when it was never
+// visited (no search, or a Gumbel root whose visited moves all lose by
+// force), so the result stands.
+func searchValue(t *tree, best int32) float32 {
 	if best < 0 {
 		return float32(math.NaN())
 	}

@@ -301,7 +301,7 @@ func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
 	best := tr.at(tr.bestChild(root)).move
 	require.Equal(t, "a1a8", best.String())
 	require.NotEqual(t, best, tr.children(root)[0].move)
-	s := sample(tr.pos, tr.children(root), 0, nil, best, rootValue(tr))
+	s := sample(tr.pos, tr.children(root), 0, nil, best, searchValue(tr, tr.bestChild(root)))
 	assert.Equal(t, []PolicyEntry{{Index: uint16(moveIndex(board.White, best)), Prob: 1}}, s.Policy)
 	assert.Equal(t, float32(1), s.Q, "the search's value: a proven win")
 }

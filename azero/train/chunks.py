@@ -148,17 +148,16 @@ class Packed:
             within = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
             src = np.repeat(lo, cnt) + within
             policy[row, self.pol_index[src]] = self.pol_prob[src]
+        target = self._wdl_target(idx, q_ratio)
         if wdl:
-            return planes, policy, self._wdl_target(idx, q_ratio)
-        value = self.value[idx].copy()
-        if q_ratio > 0:
-            q = self.q[idx]
-            known = ~np.isnan(q)
-            value[known] = (np.float32(1 - q_ratio) * value[known] + np.float32(q_ratio) * q[known])
-        return planes, policy, value
-
+            return planes, policy, target
+        # P(win) - P(loss) of the blended distribution is the blended scalar,
+        # (1 - r) * result + r * q, since each part's own W - L is its value.
+        return planes, policy, target[:, 0] - target[:, 2]
 
     def _wdl_target(self, idx, q_ratio):
+        """The win/draw/loss target [B, 3]: the result one-hot, blended with the search
+        value q as (max(q, 0), 1 - |q|, max(-q, 0)) where q is known."""
         z = self.value[idx]
         target = np.stack([z > 0, z == 0, z < 0], axis=1).astype(np.float32)
         if q_ratio > 0:
