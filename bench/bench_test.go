@@ -110,7 +110,7 @@ func TestRunIsDeterministic(t *testing.T) {
 // node count is still deterministic and differs from the hand-crafted
 // evaluation's, and every position still gets a legal move.
 func TestRunWithNetwork(t *testing.T) {
-	net, err := nnue.Random(32, nnue.SCReLU, 7)
+	net, err := nnue.Random(32, 1, nnue.SCReLU, 7)
 	require.NoError(t, err)
 	run := func(net *nnue.Network) (bench.Report, []string) {
 		var buf bytes.Buffer

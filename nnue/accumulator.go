@@ -136,18 +136,30 @@ func (a *Accumulator) Apply(src *Accumulator, d *Delta) {
 	}
 }
 
-// Evaluate returns the network's score in centipawns from stm's point of
-// view, stm being the side to move (see the package comment).
-func (a *Accumulator) Evaluate(stm board.Color) int {
+// Evaluate returns the network's score of p in centipawns from the side to
+// move's point of view, a being p's accumulator (see the package comment;
+// p gives the side to move and, by its number of pieces, the output
+// bucket).
+func (a *Accumulator) Evaluate(p *board.Position) int {
+	b := 0
+	if a.net.buckets > 1 {
+		b = a.net.Bucket(p.Occupied().Count())
+	}
+	return a.evaluate(p.Side(), b)
+}
+
+// evaluate is the output with stm to move and output bucket b.
+func (a *Accumulator) evaluate(stm board.Color, b int) int {
 	n := a.net
 	us, them := a.vals[stm], a.vals[stm.Other()]
+	w := n.outputWeights[b*2*n.hidden : (b+1)*2*n.hidden]
 	var sum int64
 	if n.activation == SCReLU {
-		sum = int64(n.kern.dotSCReLU(us, them, n.outputWeights) / QA)
+		sum = int64(n.kern.dotSCReLU(us, them, w) / QA)
 	} else {
-		sum = int64(n.kern.dotCReLU(us, them, n.outputWeights))
+		sum = int64(n.kern.dotCReLU(us, them, w))
 	}
-	return int((sum + int64(n.outputBias)) * Scale / (QA * QB))
+	return int((sum + int64(n.outputBiases[b])) * Scale / (QA * QB))
 }
 
 // Evaluate returns the network's score of p in centipawns from the side to
@@ -156,7 +168,7 @@ func (a *Accumulator) Evaluate(stm board.Color) int {
 func (n *Network) Evaluate(p *board.Position) int {
 	a := NewAccumulator(n)
 	a.Refresh(p)
-	return a.Evaluate(p.Side())
+	return a.Evaluate(p)
 }
 
 // PieceSquare is a piece on a square: one input feature per perspective.

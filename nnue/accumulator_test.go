@@ -55,11 +55,13 @@ func referenceEval(n *Network, p *board.Position) int {
 			}
 		}
 	}
+	b := n.Bucket(p.Occupied().Count())
+	ow := n.outputWeights[b*2*h:]
 	var sum int32
 	for side, a := range [2][]int16{acc[p.Side()], acc[p.Side().Other()]} {
 		for i, x := range a {
 			c := int32(min(max(x, 0), QA))
-			w := int32(n.outputWeights[side*h+i])
+			w := int32(ow[side*h+i])
 			if n.activation == SCReLU {
 				sum += int32(int16(c*w)) * c
 			} else {
@@ -71,7 +73,7 @@ func referenceEval(n *Network, p *board.Position) int {
 	if n.activation == SCReLU {
 		s = int64(sum / QA)
 	}
-	return int((s + int64(n.outputBias)) * Scale / (QA * QB))
+	return int((s + int64(n.outputBiases[b])) * Scale / (QA * QB))
 }
 
 // walk visits every node of a perft tree of the given depth below p,
@@ -116,7 +118,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 					require.Failf(t, "incremental accumulator differs from a refresh", "%s after %v", q.FEN(), q.LastMove())
 				}
 				if nodes%7 == 0 { // the reference is slow; a sample suffices
-					require.Equal(t, referenceEval(n, q), a.Evaluate(q.Side()), q.FEN())
+					require.Equal(t, referenceEval(n, q), a.Evaluate(q), q.FEN())
 				}
 			})
 		}
@@ -238,7 +240,7 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 	d := MoveDelta(p, m)
 	allocs := testing.AllocsPerRun(100, func() {
 		stack[1].Apply(&stack[0], &d)
-		_ = stack[1].Evaluate(board.Black)
+		_ = stack[1].Evaluate(p)
 		stack[0].Refresh(p)
 	})
 	assert.Zero(t, allocs)

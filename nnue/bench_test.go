@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -30,7 +29,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		a.Refresh(p)
 		sink := 0
 		for b.Loop() {
-			sink += a.Evaluate(board.White)
+			sink += a.Evaluate(p)
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "evals/s")
 		_ = sink

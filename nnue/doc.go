@@ -2,34 +2,42 @@
 // evaluation: 768 piece-square inputs per perspective feed a hidden layer of
 // H neurons (the accumulator), the two perspectives' activations are
 // concatenated (side to move first) and a single output neuron gives the
-// score. Inference is quantised integer arithmetic; the accumulators are
+// score; a version 2 network has several output neurons (output buckets) and
+// uses the one its position's number of pieces selects. Inference is quantised integer arithmetic; the accumulators are
 // updated incrementally as moves are made, so a search never recomputes
 // them from scratch per node.
 //
-// # Network file format, version 1
+// # Network file format, versions 1 and 2
 //
 // All numbers are little-endian.
 //
 //	offset  size      field
 //	0       8         magic "TWFNNUE1"
-//	8       4         uint32 version = 1
+//	8       4         uint32 version: 1, or 2 with output buckets
 //	12      4         uint32 inputs = 768
 //	16      4         uint32 hidden H: a multiple of 16, 16..2048
 //	20      4         uint32 QA = 255 (accumulator quantisation)
 //	24      4         uint32 QB = 64 (output weight quantisation)
 //	28      4         uint32 scale = 400 (centipawns per unit of output)
 //	32      4         uint32 activation: 0 = CReLU, 1 = SCReLU
-//	36      768*H*2   int16 feature weights, one row of H per input feature
+//	(version 2 only)
+//	36      4         uint32 output buckets B, 2..16 (version 1: B = 1)
+//	36|40   768*H*2   int16 feature weights, one row of H per input feature
 //	        H*2       int16 feature biases
-//	        2H*2      int16 output weights: the first H multiply the side to
-//	                  move's accumulator, the next H the other side's
-//	        4         int32 output bias, quantised by QA*QB
+//	        B*2H*2    int16 output weights, bucket after bucket: of each, the
+//	                  first H multiply the side to move's accumulator, the
+//	                  next H the other side's
+//	        B*4       int32 output biases, one per bucket, quantised by QA*QB
 //	        4         uint32 CRC-32 (IEEE) of every byte before it
 //
+// A position with n pieces (kings included) uses bucket
+// min((n-2) / ceil(32/B), B-1): with 8 buckets, 2-5 pieces bucket 0, ...,
+// 30-32 pieces bucket 7. A network with one bucket is written as version 1.
+//
 // A file is refused whole (nothing is half-loaded) when the magic, version,
-// inputs, QA, QB, scale or activation differ from the above, H is out of
-// range or not a multiple of 16, the file is shorter or longer than H
-// implies, or the checksum does not match.
+// inputs, QA, QB, scale, activation or bucket count differ from the above,
+// H is out of range or not a multiple of 16, the file is shorter or longer
+// than H and B imply, or the checksum does not match.
 //
 // # Features
 //
@@ -44,7 +52,8 @@
 //
 // # Output
 //
-// With c(x) = clamp(x, 0, QA) and w the output weights, the centipawn score
+// With c(x) = clamp(x, 0, QA) and w and bias the output weights and bias of
+// the position's bucket, the centipawn score
 // from the side to move's point of view is
 //
 //	CReLU:  sum  = Σ c(us[i])*w[i] + Σ c(them[i])*w[H+i]

@@ -31,7 +31,7 @@ func TestKernelsListed(t *testing.T) {
 // extremeNet fills every weight from the whole int16 range, so the
 // accumulators, the int16 products of SCReLU and the int32 sums all wrap:
 // the paths must still agree bit for bit.
-func extremeNet(t testing.TB, r *rand.Rand, h int, act Activation) *Network {
+func extremeNet(t testing.TB, r *rand.Rand, h, buckets int, act Activation) *Network {
 	fill := func(count int) []int16 {
 		out := make([]int16, count)
 		for i := range out {
@@ -39,7 +39,11 @@ func extremeNet(t testing.TB, r *rand.Rand, h int, act Activation) *Network {
 		}
 		return out
 	}
-	n, err := New(h, act, fill(Inputs*h), fill(h), fill(2*h), int32(r.Uint32()))
+	ob := make([]int32, buckets)
+	for i := range ob {
+		ob[i] = int32(r.Uint32())
+	}
+	n, err := New(h, act, fill(Inputs*h), fill(h), fill(buckets*2*h), ob)
 	require.NoError(t, err)
 	return n
 }
@@ -62,9 +66,9 @@ func TestKernelsAgree(t *testing.T) {
 			for _, extreme := range []bool{false, true} {
 				var ref *Network
 				if extreme {
-					ref = extremeNet(t, r, h, act)
+					ref = extremeNet(t, r, h, 1+r.IntN(MaxBuckets), act)
 				} else {
-					ref = randomNet(t, h, act, r.Uint64())
+					ref = randomBucketNet(t, h, 1+r.IntN(MaxBuckets), act, r.Uint64())
 				}
 				ref, _ = ref.WithKernel("go")
 				nets++
@@ -90,8 +94,9 @@ func compareKernels(t *testing.T, r *rand.Rand, ref, vec *Network, positions []*
 		want[0].Refresh(p)
 		got[0].Refresh(p)
 		require.True(t, equalVals(&want[0], &got[0]), "%s: refresh of %s", vec.Kernel(), p.FEN())
-		require.Equal(t, want[0].Evaluate(p.Side()), got[0].Evaluate(p.Side()), "%s: eval of %s", vec.Kernel(), p.FEN())
-		require.Equal(t, want[0].Evaluate(p.Side().Other()), got[0].Evaluate(p.Side().Other()))
+		require.Equal(t, want[0].Evaluate(p), got[0].Evaluate(p), "%s: eval of %s", vec.Kernel(), p.FEN())
+		b := r.IntN(ref.buckets)
+		require.Equal(t, want[0].evaluate(p.Side().Other(), b), got[0].evaluate(p.Side().Other(), b))
 
 		var ml movegen.MoveList
 		movegen.Legal(p, &ml)
@@ -103,7 +108,7 @@ func compareKernels(t *testing.T, r *rand.Rand, ref, vec *Network, positions []*
 		want[1].Apply(&want[0], &d)
 		got[1].Apply(&got[0], &d)
 		require.True(t, equalVals(&want[1], &got[1]), "%s: %v in %s", vec.Kernel(), m, p.FEN())
-		require.Equal(t, want[1].Evaluate(p.Side().Other()), got[1].Evaluate(p.Side().Other()))
+		require.Equal(t, want[1].evaluate(p.Side().Other(), b), got[1].evaluate(p.Side().Other(), b))
 
 		// Every fused kernel on arbitrary features, in place as well.
 		ps := func() PieceSquare {
@@ -121,7 +126,7 @@ func compareKernels(t *testing.T, r *rand.Rand, ref, vec *Network, positions []*
 		want[1].Sub(a1.Piece, a1.Square)
 		got[1].Sub(a1.Piece, a1.Square)
 		require.True(t, equalVals(&want[1], &got[1]))
-		require.Equal(t, want[1].Evaluate(board.White), got[1].Evaluate(board.White))
+		require.Equal(t, want[1].evaluate(board.White, b), got[1].evaluate(board.White, b))
 	}
 	return count
 }

@@ -13,29 +13,41 @@ import (
 	"github.com/twofold-chess/twofold/regularfile"
 )
 
-// The fixed parameters of format version 1.
+// The fixed parameters of the format.
 const (
-	Magic     = "TWFNNUE1"
-	Version   = 1
-	Inputs    = 768 // 2 colours x 6 piece types x 64 squares
-	QA        = 255 // accumulator quantisation: 1.0 = QA
-	QB        = 64  // output weight quantisation: 1.0 = QB
-	Scale     = 400 // centipawns per unit of the network's output
-	MinHidden = 16
-	MaxHidden = 2048
+	Magic      = "TWFNNUE1"
+	Version    = 2   // what Write produces for a network of several output buckets; one bucket is written as version 1
+	Inputs     = 768 // 2 colours x 6 piece types x 64 squares
+	QA         = 255 // accumulator quantisation: 1.0 = QA
+	QB         = 64  // output weight quantisation: 1.0 = QB
+	Scale      = 400 // centipawns per unit of the network's output
+	MinHidden  = 16
+	MaxHidden  = 2048
+	MaxBuckets = 16 // output buckets by piece count (version 2)
 )
 
-// headerSize is the magic and the seven uint32 fields.
-const headerSize = 8 + 7*4
-
-// FileSize returns the size of a version 1 file with hidden neurons.
-func FileSize(hidden int) int {
-	return headerSize + 2*(Inputs*hidden+hidden+2*hidden) + 4 + 4
+// headerSize returns the size of a version's header: the magic and seven
+// uint32 fields, and version 2's bucket count.
+func headerSize(version int) int {
+	if version == 1 {
+		return 8 + 7*4
+	}
+	return 8 + 8*4
 }
 
-// MaxFileSize is the largest valid network file (H = MaxHidden): the cap
-// Load reads up to.
-var MaxFileSize = FileSize(MaxHidden)
+// FileSize returns the size of a file with hidden neurons and buckets
+// output buckets (version 1 when buckets is 1, else version 2).
+func FileSize(hidden, buckets int) int {
+	version := 1
+	if buckets > 1 {
+		version = 2
+	}
+	return headerSize(version) + 2*(Inputs*hidden+hidden+buckets*2*hidden) + 4*buckets + 4
+}
+
+// MaxFileSize is the largest valid network file (H = MaxHidden,
+// MaxBuckets buckets): the cap Load reads up to.
+var MaxFileSize = FileSize(MaxHidden, MaxBuckets)
 
 // Activation is the hidden layer's activation function.
 type Activation uint32
@@ -62,21 +74,28 @@ func (a Activation) String() string {
 type Network struct {
 	hidden         int
 	activation     Activation
+	buckets        int
+	bucketWidth    int     // pieces per output bucket: ceil(32 / buckets)
 	featureWeights []int16 // [Inputs][hidden], row per feature
 	featureBiases  []int16 // [hidden]
-	outputWeights  []int16 // [2*hidden]: side to move, then the other side
-	outputBias     int32
-	checksum       uint32 // the file's CRC-32, naming the network
+	outputWeights  []int16 // [buckets][2*hidden]: side to move, then the other side
+	outputBiases   []int32 // [buckets]
+	checksum       uint32  // the file's CRC-32, naming the network
 	kern           *kernels
 }
 
-// New builds a network from its parameters (as the file holds them); the
-// slices are copied. It checks the sizes as Parse does.
-func New(hidden int, act Activation, featureWeights, featureBiases, outputWeights []int16, outputBias int32) (*Network, error) {
+// New builds a network from its parameters (as the file holds them): one
+// output bucket per output bias, 2H output weights each. The slices are
+// copied. It checks the sizes as Parse does.
+func New(hidden int, act Activation, featureWeights, featureBiases, outputWeights []int16, outputBiases []int32) (*Network, error) {
 	if err := checkHidden(int64(hidden)); err != nil {
 		return nil, err
 	}
 	if err := checkActivation(act); err != nil {
+		return nil, err
+	}
+	buckets := len(outputBiases)
+	if err := checkBuckets(int64(buckets)); err != nil {
 		return nil, err
 	}
 	switch {
@@ -84,8 +103,8 @@ func New(hidden int, act Activation, featureWeights, featureBiases, outputWeight
 		return nil, fmt.Errorf("nnue: %d feature weights, want %d x %d", len(featureWeights), Inputs, hidden)
 	case len(featureBiases) != hidden:
 		return nil, fmt.Errorf("nnue: %d feature biases, want %d", len(featureBiases), hidden)
-	case len(outputWeights) != 2*hidden:
-		return nil, fmt.Errorf("nnue: %d output weights, want %d", len(outputWeights), 2*hidden)
+	case len(outputWeights) != buckets*2*hidden:
+		return nil, fmt.Errorf("nnue: %d output weights, want %d x %d", len(outputWeights), buckets, 2*hidden)
 	}
 	n := &Network{
 		hidden:         hidden,
@@ -93,17 +112,40 @@ func New(hidden int, act Activation, featureWeights, featureBiases, outputWeight
 		featureWeights: append([]int16(nil), featureWeights...),
 		featureBiases:  append([]int16(nil), featureBiases...),
 		outputWeights:  append([]int16(nil), outputWeights...),
-		outputBias:     outputBias,
+		outputBiases:   append([]int32(nil), outputBiases...),
 		kern:           bestKernels(),
 	}
+	n.setBuckets(buckets)
 	var buf bytes.Buffer
 	n.encode(&buf) // sets the checksum
 	return n, nil
 }
 
+func (n *Network) setBuckets(b int) {
+	n.buckets = b
+	n.bucketWidth = (32 + b - 1) / b
+}
+
+// Bucket returns the output bucket of a position with pieces pieces (kings
+// included): (pieces-2) / ceil(32/buckets), at most buckets-1, so that
+// bucket 0 holds the barest endgames and the last the opening.
+func (n *Network) Bucket(pieces int) int {
+	return min(max(pieces-2, 0)/n.bucketWidth, n.buckets-1)
+}
+
+// Buckets returns the number of output buckets (1 for a version 1 file).
+func (n *Network) Buckets() int { return n.buckets }
+
 func checkHidden(h int64) error {
 	if h < MinHidden || h > MaxHidden || h%16 != 0 {
 		return fmt.Errorf("nnue: hidden size %d: must be a multiple of 16 from %d to %d", h, MinHidden, MaxHidden)
+	}
+	return nil
+}
+
+func checkBuckets(b int64) error {
+	if b < 1 || b > MaxBuckets {
+		return fmt.Errorf("nnue: %d output buckets: must be from 1 to %d", b, MaxBuckets)
 	}
 	return nil
 }
@@ -132,18 +174,21 @@ func Load(path string) (*Network, error) {
 // Parse decodes a network file held in memory (see the package comment for
 // the format).
 func Parse(data []byte) (*Network, error) {
-	if len(data) < headerSize {
-		return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize)
+	if len(data) < headerSize(1) {
+		return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(1))
 	}
 	if string(data[:8]) != Magic {
 		return nil, fmt.Errorf("nnue: not a Twofold network (magic %q, want %q)", printable(data[:8]), Magic)
 	}
 	field := func(i int) uint32 { return binary.LittleEndian.Uint32(data[8+4*i:]) }
 	version, inputs, hidden, qa, qb, scale, act := field(0), field(1), field(2), field(3), field(4), field(5), field(6)
+	if version != 1 && version != 2 {
+		return nil, fmt.Errorf("nnue: version %d, this engine reads 1 and 2", version)
+	}
 	for _, f := range []struct {
 		name      string
 		got, want uint32
-	}{{"version", version, Version}, {"inputs", inputs, Inputs}, {"QA", qa, QA}, {"QB", qb, QB}, {"scale", scale, Scale}} {
+	}{{"inputs", inputs, Inputs}, {"QA", qa, QA}, {"QB", qb, QB}, {"scale", scale, Scale}} {
 		if f.got != f.want {
 			return nil, fmt.Errorf("nnue: %s %d, this engine reads %d", f.name, f.got, f.want)
 		}
@@ -154,19 +199,32 @@ func Parse(data []byte) (*Network, error) {
 	if err := checkActivation(Activation(act)); err != nil {
 		return nil, err
 	}
-	h := int(hidden)
-	switch want := FileSize(h); {
+	buckets := uint32(1)
+	if version == 2 {
+		if len(data) < headerSize(2) {
+			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(2))
+		}
+		buckets = field(7)
+		if err := checkBuckets(int64(buckets)); err != nil {
+			return nil, err
+		}
+		if buckets == 1 {
+			return nil, fmt.Errorf("nnue: version 2 with one output bucket (that is version 1)")
+		}
+	}
+	h, b := int(hidden), int(buckets)
+	switch want := FileSize(h, b); {
 	case len(data) < want:
-		return nil, fmt.Errorf("nnue: truncated: %d bytes, a network with %d hidden neurons has %d", len(data), h, want)
+		return nil, fmt.Errorf("nnue: truncated: %d bytes, a network with %d hidden neurons and %d output buckets has %d", len(data), h, b, want)
 	case len(data) > want:
-		return nil, fmt.Errorf("nnue: %d bytes, longer than the %d a network with %d hidden neurons has", len(data), want, h)
+		return nil, fmt.Errorf("nnue: %d bytes, longer than the %d a network with %d hidden neurons and %d output buckets has", len(data), want, h, b)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if got := crc32.ChecksumIEEE(body); got != sum {
 		return nil, fmt.Errorf("nnue: checksum mismatch (file says %08x, contents give %08x): the file is corrupt", sum, got)
 	}
 
-	rest := body[headerSize:]
+	rest := body[headerSize(int(version)):]
 	int16s := func(count int) []int16 {
 		out := make([]int16, count)
 		for i := range out {
@@ -176,10 +234,14 @@ func Parse(data []byte) (*Network, error) {
 		return out
 	}
 	n := &Network{hidden: h, activation: Activation(act), checksum: sum, kern: bestKernels()}
+	n.setBuckets(b)
 	n.featureWeights = int16s(Inputs * h)
 	n.featureBiases = int16s(h)
-	n.outputWeights = int16s(2 * h)
-	n.outputBias = int32(binary.LittleEndian.Uint32(rest))
+	n.outputWeights = int16s(b * 2 * h)
+	n.outputBiases = make([]int32, b)
+	for i := range n.outputBiases {
+		n.outputBiases[i] = int32(binary.LittleEndian.Uint32(rest[4*i:]))
+	}
 	return n, nil
 }
 
@@ -198,17 +260,24 @@ func printable(b []byte) string {
 // Write writes the network in the file format Parse reads.
 func (n *Network) Write(w io.Writer) error {
 	var buf bytes.Buffer
-	buf.Grow(FileSize(n.hidden))
+	buf.Grow(FileSize(n.hidden, n.buckets))
 	n.encode(&buf)
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
-// encode writes the file into buf and records its checksum.
+// encode writes the file into buf and records its checksum: version 1
+// for one output bucket (so a version 1 file reads and writes back the
+// same bytes), else version 2.
 func (n *Network) encode(buf *bytes.Buffer) {
 	le := binary.LittleEndian
 	buf.WriteString(Magic)
-	for _, v := range []uint32{Version, Inputs, uint32(n.hidden), QA, QB, Scale, uint32(n.activation)} {
+	header := []uint32{1, Inputs, uint32(n.hidden), QA, QB, Scale, uint32(n.activation)}
+	if n.buckets > 1 {
+		header[0] = 2
+		header = append(header, uint32(n.buckets))
+	}
+	for _, v := range header {
 		buf.Write(le.AppendUint32(nil, v))
 	}
 	b := buf.AvailableBuffer()
@@ -217,7 +286,9 @@ func (n *Network) encode(buf *bytes.Buffer) {
 			b = le.AppendUint16(b, uint16(v))
 		}
 	}
-	b = le.AppendUint32(b, uint32(n.outputBias))
+	for _, v := range n.outputBiases {
+		b = le.AppendUint32(b, uint32(v))
+	}
 	buf.Write(b)
 	n.checksum = crc32.ChecksumIEEE(buf.Bytes())
 	buf.Write(le.AppendUint32(nil, n.checksum))
@@ -233,9 +304,15 @@ func (n *Network) Activation() Activation { return n.activation }
 // and Activation, what names a network in messages.
 func (n *Network) Checksum() uint32 { return n.checksum }
 
-// String describes the network, e.g. "(768->256)x2->1 SCReLU, crc 1a2b3c4d".
+// String describes the network, e.g. "(768->256)x2->1 SCReLU, crc
+// 1a2b3c4d", or "(768->256)x2->1x8 SCReLU, crc 1a2b3c4d" with 8 output
+// buckets.
 func (n *Network) String() string {
-	return fmt.Sprintf("(%d->%d)x2->1 %v, crc %08x", Inputs, n.hidden, n.activation, n.checksum)
+	out := ""
+	if n.buckets > 1 {
+		out = fmt.Sprintf("x%d", n.buckets)
+	}
+	return fmt.Sprintf("(%d->%d)x2->1%s %v, crc %08x", Inputs, n.hidden, out, n.activation, n.checksum)
 }
 
 // Kernel names the code path this network's arithmetic runs on ("avx512",
@@ -277,10 +354,13 @@ func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 // shaped like a trained one: accumulators well inside int16, small output
 // weights, and the other side's output weights the negation of the side
 // to move's, so a position and its colour-flipped twin score opposite and
-// evaluations spread over a few hundred centipawns around 0. The same seed
-// gives the same network.
-func Random(hidden int, act Activation, seed uint64) (*Network, error) {
+// evaluations spread over a few hundred centipawns around 0; each output
+// bucket has its own weights. The same seed gives the same network.
+func Random(hidden, buckets int, act Activation, seed uint64) (*Network, error) {
 	if err := checkHidden(int64(hidden)); err != nil {
+		return nil, err
+	}
+	if err := checkBuckets(int64(buckets)); err != nil {
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
@@ -294,9 +374,14 @@ func Random(hidden int, act Activation, seed uint64) (*Network, error) {
 	fw, fb := fill(Inputs*hidden, -48, 48), fill(hidden, -64, 192)
 	// The output's spread grows with the square root of H.
 	limit := max(1, int(24*math.Sqrt(256/float64(hidden))))
-	ow := fill(2*hidden, -limit, limit)
-	for i := range hidden {
-		ow[hidden+i] = -ow[i]
+	ow := fill(buckets*2*hidden, -limit, limit)
+	ob := make([]int32, buckets)
+	for b := range buckets {
+		w := ow[b*2*hidden:]
+		for i := range hidden {
+			w[hidden+i] = -w[i]
+		}
+		ob[b] = int32(r.IntN(QA * QB / 10))
 	}
-	return New(hidden, act, fw, fb, ow, int32(r.IntN(QA*QB/10)))
+	return New(hidden, act, fw, fb, ow, ob)
 }

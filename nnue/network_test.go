@@ -3,6 +3,7 @@ package nnue
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -17,7 +18,12 @@ import (
 
 func randomNet(t testing.TB, hidden int, act Activation, seed uint64) *Network {
 	t.Helper()
-	n, err := Random(hidden, act, seed)
+	return randomBucketNet(t, hidden, 1, act, seed)
+}
+
+func randomBucketNet(t testing.TB, hidden, buckets int, act Activation, seed uint64) *Network {
+	t.Helper()
+	n, err := Random(hidden, buckets, act, seed)
 	require.NoError(t, err)
 	return n
 }
@@ -31,12 +37,12 @@ func encoded(t testing.TB, n *Network) []byte {
 
 func TestWriteParseRoundTrip(t *testing.T) {
 	for _, c := range []struct {
-		hidden int
-		act    Activation
-	}{{16, CReLU}, {32, SCReLU}, {256, CReLU}, {MaxHidden, SCReLU}} {
-		n := randomNet(t, c.hidden, c.act, uint64(c.hidden))
+		hidden, buckets int
+		act             Activation
+	}{{16, 1, CReLU}, {32, 1, SCReLU}, {256, 1, CReLU}, {MaxHidden, 1, SCReLU}, {16, 2, CReLU}, {128, 8, SCReLU}, {MaxHidden, MaxBuckets, SCReLU}} {
+		n := randomBucketNet(t, c.hidden, c.buckets, c.act, uint64(c.hidden))
 		data := encoded(t, n)
-		require.Len(t, data, FileSize(c.hidden))
+		require.Len(t, data, FileSize(c.hidden, c.buckets))
 		assert.Equal(t, Magic, string(data[:8]))
 		assert.Equal(t, crc32.ChecksumIEEE(data[:len(data)-4]), binary.LittleEndian.Uint32(data[len(data)-4:]))
 
@@ -44,11 +50,12 @@ func TestWriteParseRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, c.hidden, m.Hidden())
 		assert.Equal(t, c.act, m.Activation())
+		assert.Equal(t, c.buckets, m.Buckets())
 		assert.Equal(t, n.Checksum(), m.Checksum())
 		assert.Equal(t, n.featureWeights, m.featureWeights)
 		assert.Equal(t, n.featureBiases, m.featureBiases)
 		assert.Equal(t, n.outputWeights, m.outputWeights)
-		assert.Equal(t, n.outputBias, m.outputBias)
+		assert.Equal(t, n.outputBiases, m.outputBiases)
 		assert.Equal(t, data, encoded(t, m))
 	}
 }
@@ -68,7 +75,81 @@ func TestHeaderLayout(t *testing.T) {
 	assert.Equal(t, n.featureBiases[7], w(bias+2*7))
 	out := bias + 2*48
 	assert.Equal(t, n.outputWeights[48+1], w(out+2*(48+1)), "first weight of the other side")
-	assert.Equal(t, n.outputBias, int32(le.Uint32(data[out+2*96:])))
+	assert.Equal(t, n.outputBiases[0], int32(le.Uint32(data[out+2*96:])))
+}
+
+// TestHeaderLayoutBuckets pins version 2: the bucket count after the
+// activation, the buckets' output weights one after another, then their
+// int32 biases.
+func TestHeaderLayoutBuckets(t *testing.T) {
+	n := randomBucketNet(t, 32, 8, SCReLU, 7)
+	data := encoded(t, n)
+	require.Len(t, data, FileSize(32, 8))
+	le := binary.LittleEndian
+	for i, want := range []uint32{2, 768, 32, 255, 64, 400, 1, 8} {
+		assert.Equal(t, want, le.Uint32(data[8+4*i:]), "field %d", i)
+	}
+	w := func(off int) int16 { return int16(le.Uint16(data[off:])) }
+	assert.Equal(t, n.featureWeights[5*32+3], w(40+2*(5*32+3)), "row 5, neuron 3")
+	out := 40 + 2*768*32 + 2*32
+	assert.Equal(t, n.outputWeights[3*64+32+1], w(out+2*(3*64+32+1)), "bucket 3, the other side's second weight")
+	biases := out + 2*8*64
+	for b := range 8 {
+		assert.Equal(t, n.outputBiases[b], int32(le.Uint32(data[biases+4*b:])), "bias of bucket %d", b)
+	}
+	assert.Equal(t, len(data)-4, biases+4*8)
+	m, err := Parse(data)
+	require.NoError(t, err)
+	assert.Equal(t, 8, m.Buckets())
+	assert.Equal(t, "(768->32)x2->1x8 SCReLU, crc "+fmt.Sprintf("%08x", n.Checksum()), m.String())
+	assert.Equal(t, data, encoded(t, m))
+
+	// A version 2 header naming one bucket (which is version 1's layout)
+	// or more than MaxBuckets is refused.
+	for _, b := range []uint32{0, 1, MaxBuckets + 1} {
+		bad := append([]byte(nil), data...)
+		le.PutUint32(bad[36:], b)
+		_, err := Parse(withCRC(bad))
+		assert.Error(t, err, "%d buckets", b)
+	}
+}
+
+// TestBucket pins the piece-count buckets: (pieces-2) / ceil(32/B).
+func TestBucket(t *testing.T) {
+	for _, c := range []struct {
+		buckets int
+		want    map[int]int // pieces -> bucket
+	}{
+		{1, map[int]int{2: 0, 17: 0, 32: 0}},
+		{2, map[int]int{2: 0, 17: 0, 18: 1, 32: 1}},
+		{8, map[int]int{2: 0, 5: 0, 6: 1, 9: 1, 10: 2, 29: 6, 30: 7, 32: 7}},
+		{16, map[int]int{2: 0, 3: 0, 4: 1, 31: 14, 32: 15}},
+		{3, map[int]int{2: 0, 12: 0, 13: 1, 24: 2, 32: 2}},
+	} {
+		n := randomBucketNet(t, 16, c.buckets, CReLU, 1)
+		for pieces, want := range c.want {
+			assert.Equal(t, want, n.Bucket(pieces), "%d buckets, %d pieces", c.buckets, pieces)
+		}
+	}
+}
+
+// TestBucketsEvaluateApart: each position is scored with its own bucket's
+// weights, so a network whose buckets differ only in their bias scores the
+// start position (32 pieces) with the last bucket's and K v K with the
+// first's.
+func TestBucketsEvaluateApart(t *testing.T) {
+	h := 16
+	ob := []int32{QA * QB / 4, QA * QB / 2} // 100 cp and 200 cp
+	n, err := New(h, SCReLU, make([]int16, Inputs*h), make([]int16, h), make([]int16, 2*2*h), ob)
+	require.NoError(t, err)
+	kk, err := board.ParseFEN("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	require.NoError(t, err)
+	for _, kn := range Kernels() {
+		nk, err := n.WithKernel(kn)
+		require.NoError(t, err)
+		assert.Equal(t, 200, nk.Evaluate(board.StartPosition()), kn)
+		assert.Equal(t, 100, nk.Evaluate(kk), kn)
+	}
 }
 
 // withCRC fixes the checksum after a test edits the body, so the intended
@@ -96,7 +177,8 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		{"short header", good[:20], "truncated"},
 		{"magic", edit(func(d []byte) []byte { copy(d, "TWFNNUE2"); return withCRC(d) }), "not a Twofold network"},
 		{"onnx file", append([]byte("\x08\x07\x12\x04onnx"), good[8:]...), "not a Twofold network"},
-		{"version", setField(0, 2), "version 2"},
+		{"version", setField(0, 3), "version 3"},
+		{"version 2 body of version 1", setField(0, 2), "output buckets"},
 		{"inputs", setField(1, 769), "inputs 769"},
 		{"hidden zero", setField(2, 0), "hidden size 0"},
 		{"hidden not a multiple of 16", setField(2, 40), "hidden size 40"},
@@ -167,21 +249,29 @@ func TestLoad(t *testing.T) {
 func TestNewChecksSizes(t *testing.T) {
 	h := 16
 	fw, fb, ow := make([]int16, Inputs*h), make([]int16, h), make([]int16, 2*h)
-	_, err := New(h, CReLU, fw, fb, ow, 0)
+	_, err := New(h, CReLU, fw, fb, ow, []int32{0})
+	require.NoError(t, err)
+	_, err = New(h, CReLU, fw, fb, append(ow, ow...), []int32{0, 0})
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name string
 		err  func() error
 	}{
-		{"hidden", func() error { _, err := New(24, CReLU, fw, fb, ow, 0); return err }},
-		{"activation", func() error { _, err := New(h, 3, fw, fb, ow, 0); return err }},
-		{"feature weights", func() error { _, err := New(h, CReLU, fw[1:], fb, ow, 0); return err }},
-		{"biases", func() error { _, err := New(h, CReLU, fw, fb[1:], ow, 0); return err }},
-		{"output weights", func() error { _, err := New(h, CReLU, fw, fb, ow[1:], 0); return err }},
+		{"hidden", func() error { _, err := New(24, CReLU, fw, fb, ow, []int32{0}); return err }},
+		{"activation", func() error { _, err := New(h, 3, fw, fb, ow, []int32{0}); return err }},
+		{"feature weights", func() error { _, err := New(h, CReLU, fw[1:], fb, ow, []int32{0}); return err }},
+		{"biases", func() error { _, err := New(h, CReLU, fw, fb[1:], ow, []int32{0}); return err }},
+		{"output weights", func() error { _, err := New(h, CReLU, fw, fb, ow[1:], []int32{0}); return err }},
+		{"output weights of two buckets", func() error { _, err := New(h, CReLU, fw, fb, ow, []int32{0, 0}); return err }},
+		{"no bucket", func() error { _, err := New(h, CReLU, fw, fb, nil, nil); return err }},
+		{"too many buckets", func() error {
+			_, err := New(h, CReLU, fw, fb, make([]int16, 17*2*h), make([]int32, 17))
+			return err
+		}},
 	} {
 		assert.Error(t, c.err(), c.name)
 	}
-	_, err = Random(17, CReLU, 1)
+	_, err = Random(17, 1, CReLU, 1)
 	assert.Error(t, err)
 }
 
@@ -236,7 +326,7 @@ func TestEvaluateByHand(t *testing.T) {
 		for i := range h {
 			ow[i], ow[h+i] = c.wUs, c.wThem
 		}
-		n, err := New(h, c.act, make([]int16, Inputs*h), fb, ow, c.bias)
+		n, err := New(h, c.act, make([]int16, Inputs*h), fb, ow, []int32{c.bias})
 		require.NoError(t, err)
 		for _, kn := range Kernels() {
 			nk, err := n.WithKernel(kn)
@@ -261,7 +351,7 @@ func TestEvaluateClamps(t *testing.T) {
 		c := int64(min(max(int(fb[i]), 0), QA))
 		want += 2 * c
 	}
-	n, err := New(h, CReLU, fw, fb, ow, 0)
+	n, err := New(h, CReLU, fw, fb, ow, []int32{0})
 	require.NoError(t, err)
 	assert.Equal(t, int(want*Scale/(QA*QB)), n.Evaluate(board.StartPosition()))
 }

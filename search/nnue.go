@@ -109,7 +109,7 @@ func (t *thread) evaluate(ply int) int {
 	if t.nn.net == nil {
 		return eval.Evaluate(t.pos)
 	}
-	v := t.nnueAccumulator(ply).Evaluate(t.pos.Side())
+	v := t.nnueAccumulator(ply).Evaluate(t.pos)
 	return min(max(v, -MateBound+1), MateBound-1)
 }
 

@@ -58,7 +58,7 @@ func TestNNUEAccumulatorsMatchRefresh(t *testing.T) {
 	var nodes uint64
 	for i, fen := range fens {
 		act := nnue.Activation(i % 2)
-		net, err := nnue.Random(32, act, uint64(i))
+		net, err := nnue.Random(32, 1+i%8, act, uint64(i))
 		require.NoError(t, err)
 		p, err := movegen.ParseFEN(fen)
 		require.NoError(t, err)
@@ -82,9 +82,9 @@ func TestNNUEAccumulatorsMatchRefresh(t *testing.T) {
 func TestNNUEStackAcrossSearches(t *testing.T) {
 	verifyNNUE = true
 	defer func() { verifyNNUE = false }()
-	a, err := nnue.Random(16, nnue.CReLU, 1)
+	a, err := nnue.Random(16, 1, nnue.CReLU, 1)
 	require.NoError(t, err)
-	b, err := nnue.Random(48, nnue.SCReLU, 2)
+	b, err := nnue.Random(48, 1, nnue.SCReLU, 2)
 	require.NoError(t, err)
 	s := New(4, Options{Network: a})
 	p := board.StartPosition()
@@ -117,7 +117,7 @@ func constantNet(t *testing.T, cp int) *nnue.Network {
 	t.Helper()
 	h := 16
 	n, err := nnue.New(h, nnue.CReLU, make([]int16, nnue.Inputs*h), make([]int16, h), make([]int16, 2*h),
-		int32(cp*nnue.QA*nnue.QB/nnue.Scale))
+		[]int32{int32(cp * nnue.QA * nnue.QB / nnue.Scale)})
 	require.NoError(t, err)
 	return n
 }

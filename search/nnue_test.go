@@ -20,7 +20,7 @@ func TestSearchWithNetworkDoesNotAllocatePerNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts are noisy under -race")
 	}
-	net, err := nnue.Random(256, nnue.SCReLU, 1)
+	net, err := nnue.Random(256, 1, nnue.SCReLU, 1)
 	require.NoError(t, err)
 	p := pos(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 	s := search.New(16, search.Options{Threads: 1, Network: net})
@@ -47,7 +47,7 @@ func BenchmarkBenchNPS(b *testing.B) {
 	}
 	cases := []evalCase{{"hce", nil}}
 	for _, h := range []int{256, 512} {
-		base, err := nnue.Random(h, nnue.SCReLU, 1)
+		base, err := nnue.Random(h, 1, nnue.SCReLU, 1)
 		require.NoError(b, err)
 		for _, k := range nnue.Kernels() {
 			n, err := base.WithKernel(k)
@@ -84,7 +84,7 @@ func BenchmarkBenchNPS(b *testing.B) {
 // The weakened modes evaluate by hand whatever network the options carry:
 // their levels were calibrated with the hand-crafted evaluation.
 func TestOptionsEvaluator(t *testing.T) {
-	net, err := nnue.Random(32, nnue.SCReLU, 1)
+	net, err := nnue.Random(32, 1, nnue.SCReLU, 1)
 	require.NoError(t, err)
 	easy, ok := search.DifficultyStrength("Easy")
 	require.True(t, ok)

@@ -20,7 +20,7 @@ import (
 // networkBytes is a random network of hidden neurons in nnue's file format.
 func networkBytes(t *testing.T, hidden int, seed uint64) (*nnue.Network, []byte) {
 	t.Helper()
-	net, err := nnue.Random(hidden, nnue.SCReLU, seed)
+	net, err := nnue.Random(hidden, 1, nnue.SCReLU, seed)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, net.Write(&buf))
@@ -155,7 +155,7 @@ func TestBadEvalFileKeepsPrevious(t *testing.T) {
 		{"longer", variant("longer.nnue", func(b []byte) []byte { return append(b, 0) }), "longer than"},
 		{"flipped byte", variant("flipped.nnue", func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b }), "checksum mismatch"},
 		{"wrong magic", variant("magic.nnue", func(b []byte) []byte { copy(b, "TWFNNUE2"); return b }), "not a Twofold network"},
-		{"other version", variant("version.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 2); return b }), "version 2, this engine reads 1"},
+		{"other version", variant("version.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 3); return b }), "version 3, this engine reads 1 and 2"},
 		{"other hidden size", variant("hidden.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[16:], 32); return b }), "longer than"},
 		{"unknown activation", variant("act.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[32:], 7); return b }), "unknown activation 7"},
 		{"an ONNX file", variant("net.onnx", func([]byte) []byte { return []byte("\x08\x07\x12\x07pytorch" + strings.Repeat("\x00", 64)) }), "not a Twofold network"},

@@ -425,7 +425,7 @@ func TestBenchFlags(t *testing.T) {
 // is the hand-crafted evaluation; a file that cannot be loaded ends the
 // command with the reason.
 func TestBenchNetworkFlag(t *testing.T) {
-	net, err := nnue.Random(64, nnue.SCReLU, 1)
+	net, err := nnue.Random(64, 1, nnue.SCReLU, 1)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, net.Write(&buf))

@@ -1,18 +1,21 @@
-"""The engine's network file, format version 1 (package nnue reads it), and a quantised
-reference evaluator in numpy that does the engine's integer arithmetic.
+"""The engine's network file, format versions 1 and 2 (package nnue reads them), and a
+quantised reference evaluator in numpy that does the engine's integer arithmetic.
 
 All numbers little-endian:
 
     8 bytes  magic "TWFNNUE1"
-    uint32   version = 1, inputs = 768, hidden H (multiple of 16, 16..2048),
-             QA = 255, QB = 64, scale = 400, activation (0 CReLU, 1 SCReLU)
+    uint32   version (1, or 2 with output buckets), inputs = 768, hidden H (multiple
+             of 16, 16..2048), QA = 255, QB = 64, scale = 400, activation (0 CReLU,
+             1 SCReLU), and in version 2 only the number of output buckets B (2..16)
     int16    feature weights [768][H] (a row per feature) = round(w * QA)
     int16    feature biases [H] = round(b * QA)
-    int16    output weights [2H] (first H: side to move's accumulator) = round(w * QB)
-    int32    output bias = round(b * QA * QB)
+    int16    output weights [B][2H] (of each, first H: side to move's accumulator) = round(w * QB)
+    int32    output biases [B] = round(b * QA * QB)
     uint32   CRC-32 (IEEE, zlib.crc32) of every byte before it
 
-Output in centipawns, side to move's view, c(x) = clamp(x, 0, QA):
+A model with one bucket is written as version 1. A position with n pieces uses bucket
+nnue_model.bucket_of(n, B). Output in centipawns, side to move's view, c(x) = clamp(x, 0, QA),
+w and bias those of the position's bucket:
     CReLU:  sum = sum(c(us)*w[:H]) + sum(c(them)*w[H:]);  eval = (sum + bias)*scale/(QA*QB)
     SCReLU: sum = sum(int16(c(us)*w[:H])*c(us)) + ...;     eval = (sum/QA + bias)*scale/(QA*QB)
 with int16 accumulators and an int32 sum (both wrapping), the last line in int64, and
@@ -27,19 +30,23 @@ import zlib
 import numpy as np
 import torch
 
-from nnue_model import ACTIVATIONS, INPUTS, NNUE, QA, QB, SCALE
+from nnue_model import ACTIVATIONS, INPUTS, MAX_BUCKETS, NNUE, QA, QB, SCALE, bucket_of
 
 MAGIC = b"TWFNNUE1"
-VERSION = 1
-HEADER = struct.Struct("<8s7I")
+VERSIONS = (1, 2)
+HEADER = struct.Struct("<8s7I")  # version 1; version 2 adds one uint32 (the buckets)
 
 
 class FormatError(ValueError):
-    """Bytes that are not a version-1 network."""
+    """Bytes that are not a version-1 or version-2 network."""
 
 
-def file_size(hidden):
-    return HEADER.size + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+def header_size(buckets):
+    return HEADER.size + (4 if buckets > 1 else 0)
+
+
+def file_size(hidden, buckets=1):
+    return header_size(buckets) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4
 
 
 def quantise(model):
@@ -48,36 +55,39 @@ def quantise(model):
         fw = model.ft_weight.detach().cpu().double().numpy() * QA
         fb = model.ft_bias.detach().cpu().double().numpy() * QA
         ow = model.out_weight.detach().cpu().double().numpy() * QB
-        ob = float(model.out_bias.detach().cpu().double()) * QA * QB
+        ob = model.out_bias.detach().cpu().double().numpy() * QA * QB
     for name, arr, lo, hi in (("feature weights", fw, -32768, 32767), ("feature biases", fb, -32768, 32767),
                               ("output weights", ow, -32768, 32767)):
         if not np.isfinite(arr).all() or arr.min() < lo - 0.5 or arr.max() > hi + 0.5:
             raise FormatError(f"{name} do not fit int16 after quantisation (train with clipping)")
-    if not np.isfinite(ob) or abs(ob) > 2**31 - 1:
+    if not np.isfinite(ob).all() or np.abs(ob).max() > 2**31 - 1:
         raise FormatError("output bias does not fit int32 after quantisation")
     return {
         "hidden": model.hidden,
         "activation": model.activation,
+        "buckets": model.buckets,
         "ft_weight": np.round(fw).astype(np.int16),
         "ft_bias": np.round(fb).astype(np.int16),
-        "out_weight": np.round(ow).astype(np.int16),
-        "out_bias": np.int32(round(ob)),
+        "out_weight": np.round(ow).astype(np.int16).reshape(model.buckets, 2 * model.hidden),
+        "out_bias": np.round(ob).astype(np.int32).reshape(model.buckets),
     }
 
 
 def encode(net):
     """The file's bytes for quantised parameters (as quantise returns them)."""
-    h = net["hidden"]
-    body = HEADER.pack(MAGIC, VERSION, INPUTS, h, QA, QB, SCALE, ACTIVATIONS.index(net["activation"]))
+    h, b = net["hidden"], net.get("buckets", 1)
+    body = HEADER.pack(MAGIC, 1 if b == 1 else 2, INPUTS, h, QA, QB, SCALE, ACTIVATIONS.index(net["activation"]))
+    if b > 1:
+        body += struct.pack("<I", b)
     body += np.ascontiguousarray(net["ft_weight"], dtype="<i2").reshape(INPUTS, h).tobytes()
     body += np.ascontiguousarray(net["ft_bias"], dtype="<i2").reshape(h).tobytes()
-    body += np.ascontiguousarray(net["out_weight"], dtype="<i2").reshape(2 * h).tobytes()
-    body += struct.pack("<i", int(net["out_bias"]))
+    body += np.ascontiguousarray(net["out_weight"], dtype="<i2").reshape(b * 2 * h).tobytes()
+    body += np.ascontiguousarray(net["out_bias"], dtype="<i4").reshape(b).tobytes()
     return body + struct.pack("<I", zlib.crc32(body))
 
 
 def export(model, path):
-    """Write the model as a version-1 network file, atomically (temp file + rename)."""
+    """Write the model as a network file, atomically (temp file + rename)."""
     data = encode(quantise(model))
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".nnue-")
@@ -92,44 +102,50 @@ def export(model, path):
 
 
 def parse(data):
-    """Parse and check a version-1 network file's bytes; raise FormatError if invalid."""
+    """Parse and check a network file's bytes; raise FormatError if invalid."""
     if len(data) < HEADER.size + 8:
         raise FormatError(f"{len(data)} bytes: too short for a network")
     magic, version, inputs, h, qa, qb, scale, act = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise FormatError(f"magic {magic!r}, want {MAGIC!r}")
-    if (version, inputs, qa, qb, scale) != (VERSION, INPUTS, QA, QB, SCALE):
+    if version not in VERSIONS or (inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE):
         raise FormatError(f"version {version}, inputs {inputs}, QA {qa}, QB {qb}, scale {scale}: "
-                          f"want {VERSION}, {INPUTS}, {QA}, {QB}, {SCALE}")
+                          f"want one of {VERSIONS}, {INPUTS}, {QA}, {QB}, {SCALE}")
     if act >= len(ACTIVATIONS):
         raise FormatError(f"activation {act}")
     if h < 16 or h > 2048 or h % 16:
         raise FormatError(f"hidden size {h}")
-    if len(data) != file_size(h):
-        raise FormatError(f"{len(data)} bytes, want {file_size(h)} for hidden size {h}")
+    b = 1
+    if version == 2:
+        (b,) = struct.unpack_from("<I", data, HEADER.size)
+        if not 2 <= b <= MAX_BUCKETS:
+            raise FormatError(f"version 2 with {b} output buckets (want 2..{MAX_BUCKETS})")
+    if len(data) != file_size(h, b):
+        raise FormatError(f"{len(data)} bytes, want {file_size(h, b)} for hidden size {h}, {b} buckets")
     (crc,) = struct.unpack_from("<I", data, len(data) - 4)
     if zlib.crc32(data[:-4]) != crc:
         raise FormatError("checksum mismatch")
-    off = HEADER.size
+    off = header_size(b)
     fw = np.frombuffer(data, dtype="<i2", count=INPUTS * h, offset=off).reshape(INPUTS, h)
     off += 2 * INPUTS * h
     fb = np.frombuffer(data, dtype="<i2", count=h, offset=off)
     off += 2 * h
-    ow = np.frombuffer(data, dtype="<i2", count=2 * h, offset=off)
-    off += 4 * h
-    (ob,) = struct.unpack_from("<i", data, off)
-    return {"hidden": h, "activation": ACTIVATIONS[act], "ft_weight": fw.astype(np.int16),
-            "ft_bias": fb.astype(np.int16), "out_weight": ow.astype(np.int16), "out_bias": np.int32(ob)}
+    ow = np.frombuffer(data, dtype="<i2", count=b * 2 * h, offset=off).reshape(b, 2 * h)
+    off += b * 4 * h
+    ob = np.frombuffer(data, dtype="<i4", count=b, offset=off)
+    return {"hidden": h, "activation": ACTIVATIONS[act], "buckets": b, "ft_weight": fw.astype(np.int16),
+            "ft_bias": fb.astype(np.int16), "out_weight": ow.astype(np.int16), "out_bias": ob.astype(np.int32)}
 
 
 def load_float(net):
     """A float model holding the quantised parameters (for comparisons)."""
-    m = NNUE(net["hidden"], net["activation"])
+    b = net.get("buckets", 1)
+    m = NNUE(net["hidden"], net["activation"], buckets=b)
     with torch.no_grad():
         m.ft_weight.copy_(torch.from_numpy(net["ft_weight"].astype(np.float32) / QA))
         m.ft_bias.copy_(torch.from_numpy(net["ft_bias"].astype(np.float32) / QA))
-        m.out_weight.copy_(torch.from_numpy(net["out_weight"].astype(np.float32) / QB))
-        m.out_bias.fill_(float(net["out_bias"]) / (QA * QB))
+        m.out_weight.copy_(torch.from_numpy(net["out_weight"].astype(np.float32).reshape(b, -1) / QB))
+        m.out_bias.copy_(torch.from_numpy(np.atleast_1d(net["out_bias"]).astype(np.float64) / (QA * QB)))
     return m
 
 
@@ -150,14 +166,18 @@ def evaluate(net, stm_idx, other_idx, offsets):
     """
     fw = net["ft_weight"].astype(np.int64)
     fb = net["ft_bias"].astype(np.int64)
-    ow = net["out_weight"].astype(np.int64)
-    h = net["hidden"]
+    h, b = net["hidden"], net.get("buckets", 1)
+    ow = net["out_weight"].astype(np.int64).reshape(b, 2 * h)
+    ob = np.atleast_1d(net["out_bias"]).astype(np.int64)
 
     def acc(idx):
         return _wrap(fb + np.add.reduceat(fw[idx], offsets, axis=0), 16)
 
+    pieces = np.diff(np.append(offsets, len(stm_idx)))
+    bucket = bucket_of(pieces, b)
+    w_rec = ow[bucket]  # [records][2H]
     total = np.zeros(len(offsets), dtype=np.int64)
-    for a, w in ((acc(stm_idx), ow[:h]), (acc(other_idx), ow[h:])):
+    for a, w in ((acc(stm_idx), w_rec[:, :h]), (acc(other_idx), w_rec[:, h:])):
         c = np.clip(a, 0, QA)
         if net["activation"] == "screlu":
             total += (_wrap(c * w, 16) * c).sum(axis=1)
@@ -166,7 +186,7 @@ def evaluate(net, stm_idx, other_idx, offsets):
     total = _wrap(total, 32)
     if net["activation"] == "screlu":
         total = _div(total, QA)
-    return _div((total + int(net["out_bias"])) * SCALE, QA * QB)
+    return _div((total + ob[bucket]) * SCALE, QA * QB)
 
 
 def main(argv=None):
@@ -186,13 +206,14 @@ def main(argv=None):
         except FormatError as e:
             print(f"{args.check}: {e}", file=sys.stderr)
             return 1
-        print(f"{args.check}: version {VERSION}, 768 -> {net['hidden']} x2 -> 1, {net['activation']}, "
-              f"{len(data)} bytes, crc32 {zlib.crc32(data[:-4]):08x}")
+        b = net["buckets"]
+        print(f"{args.check}: version {1 if b == 1 else 2}, 768 -> {net['hidden']} x2 -> 1, {net['activation']}, "
+              f"{b} output bucket{'s' if b > 1 else ''}, {len(data)} bytes, crc32 {zlib.crc32(data[:-4]):08x}")
         return 0
     if not args.checkpoint or not args.out:
         ap.error("want CHECKPOINT OUT, or --check NET")
     ck = torch.load(args.checkpoint, map_location="cpu")
-    model = NNUE(ck["hidden"], ck["activation"])
+    model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1))
     model.load_state_dict(ck["model"])
     size = export(model, args.out)
     print(f"exported {args.out} ({size} bytes) from {args.checkpoint} ({ck['epoch']} epochs)")

@@ -22,8 +22,8 @@ clipped to what the quantised network represents exactly (nnue_model.clip).
 
 State: RUN_DIR/checkpoint.pt (model, optimiser, epochs done, architecture), written
 atomically after every epoch together with RUN_DIR/epoch-NNN.nnue; a rerun with the same
-RUN_DIR resumes after the last finished epoch (--hidden and --activation are then taken
-from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
+RUN_DIR resumes after the last finished epoch (--hidden, --activation and --output-buckets
+are then taken from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
 
 Exit codes: 0 ok, 2 bad arguments or data, 3 non-finite loss (nothing saved).
 """
@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
-from nnue_model import ACTIVATIONS, NNUE, SCALE  # noqa: E402
+from nnue_model import ACTIVATIONS, MAX_BUCKETS, NNUE, SCALE  # noqa: E402
 
 
 def parse_args(argv):
@@ -50,6 +50,8 @@ def parse_args(argv):
     ap.add_argument("--run-dir", required=True, help="checkpoint and per-epoch networks")
     ap.add_argument("--hidden", type=int, default=256, help="H, a multiple of 16 (new runs only)")
     ap.add_argument("--activation", choices=ACTIVATIONS, default="screlu", help="new runs only")
+    ap.add_argument("--output-buckets", type=int, default=1,
+                    help="output buckets by piece count, 1..16 (new runs only; 1 writes format version 1)")
     ap.add_argument("--epochs", type=int, default=20, help="epochs in all, counting resumed ones")
     ap.add_argument("--epoch-positions", type=int, default=0,
                     help="positions per epoch (0: the whole training set; else a fresh random sample)")
@@ -70,6 +72,8 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.batch < 1 or args.epochs < 1 or args.lr <= 0 or not 0 <= args.wdl_lambda <= 1 or args.k <= 0:
         ap.error("--batch and --epochs must be positive, --lr and --k positive, --wdl-lambda in [0, 1]")
+    if not 1 <= args.output_buckets <= MAX_BUCKETS:
+        ap.error(f"--output-buckets must be from 1 to {MAX_BUCKETS}")
     if not 0 <= args.val_fraction < 1 or args.epoch_positions < 0:
         ap.error("--val-fraction must be in [0, 1), --epoch-positions not negative")
     return args
@@ -108,7 +112,7 @@ def evaluate_loss(model, ds, idx, args, device):
 def save_checkpoint(path, model, opt, epoch, args):
     tmp = path + ".tmp"
     torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch,
-                "hidden": model.hidden, "activation": model.activation,
+                "hidden": model.hidden, "activation": model.activation, "buckets": model.buckets,
                 "args": {k: v for k, v in vars(args).items() if k != "data"}}, tmp)
     os.replace(tmp, path)
 
@@ -117,13 +121,14 @@ def load_or_create(args, device):
     path = os.path.join(args.run_dir, "checkpoint.pt")
     if os.path.exists(path):
         ck = torch.load(path, map_location=device)
-        model = NNUE(ck["hidden"], ck["activation"]).to(device)
+        model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1)).to(device)
         model.load_state_dict(ck["model"])
         opt = torch.optim.Adam(model.parameters(), lr=args.lr)
         opt.load_state_dict(ck["optimizer"])
-        log(f"resumed {path}: {ck['epoch']} epochs done, hidden {ck['hidden']}, {ck['activation']}")
+        log(f"resumed {path}: {ck['epoch']} epochs done, hidden {ck['hidden']}, {ck['activation']}, "
+            f"{model.buckets} output buckets")
         return model, opt, ck["epoch"]
-    model = NNUE(args.hidden, args.activation, seed=args.seed).to(device)
+    model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets).to(device)
     return model, torch.optim.Adam(model.parameters(), lr=args.lr), 0
 
 
@@ -152,7 +157,7 @@ def main(argv=None):
     n_train = n - n_val
     val_idx = np.arange(n_train, n)
     log(f"data: {n} positions in {len(ds.paths)} files ({n_train} train, {n_val} validation); "
-        f"hidden {model.hidden} {model.activation}, batch {args.batch}, lambda {args.wdl_lambda}, K {args.k}, "
+        f"hidden {model.hidden} {model.activation}, {model.buckets} output buckets, batch {args.batch}, lambda {args.wdl_lambda}, K {args.k}, "
         f"device {device}, threads {torch.get_num_threads()}")
     if done == 0:
         log(f"epoch 0 val loss {evaluate_loss(model, ds, val_idx, args, device):.6f}")

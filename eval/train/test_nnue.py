@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
 import nnue_train  # noqa: E402
-from nnue_model import FT_LIMIT, NNUE, OUT_LIMIT, QA, QB, SCALE  # noqa: E402
+from nnue_model import FT_LIMIT, NNUE, OUT_LIMIT, QA, QB, SCALE, bucket_of  # noqa: E402
 
 TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 GOLDEN_NETS = ["random-crelu", "random-screlu", "wrap-crelu", "wrap-screlu"]
@@ -173,17 +173,71 @@ class DataTest(unittest.TestCase):
         self.assertTrue(((stm >= 0) & (stm < 768)).all() and ((other >= 0) & (other < 768)).all())
 
 
+def fen_record(fen):
+    """The record of a FEN's pieces and side to move."""
+    board, sq = {}, 56
+    for ch in fen.split()[0]:
+        if ch == "/":
+            sq -= 16
+        elif ch.isdigit():
+            sq += int(ch)
+        else:
+            board[sq] = (0 if ch.isupper() else 8) | "pnbrqk".index(ch.lower())
+            sq += 1
+    return encode(board, stm=0 if fen.split()[1] == "w" else 1)
+
+
 class FormatTest(unittest.TestCase):
-    def model(self, act, seed=1, hidden=32):
-        m = NNUE(hidden, act, seed=seed)
+    def model(self, act, seed=1, hidden=32, buckets=1):
+        m = NNUE(hidden, act, seed=seed, buckets=buckets)
         with torch.no_grad():  # larger than at initialisation, so that clamps are exercised
             g = torch.Generator().manual_seed(seed)
             m.ft_weight.copy_(torch.randn(768, hidden, generator=g) * 0.3)
             m.ft_bias.copy_(torch.randn(hidden, generator=g) * 0.3)
-            m.out_weight.copy_(torch.randn(2 * hidden, generator=g))
-            m.out_bias.fill_(0.37)
+            m.out_weight.copy_(torch.randn(buckets, 2 * hidden, generator=g))
+            m.out_bias.copy_(0.37 + 0.1 * torch.arange(buckets))
         m.clip()
         return m
+
+    def test_round_trip_buckets(self):
+        q = nnue_format.quantise(self.model("screlu", buckets=8))
+        data = nnue_format.encode(q)
+        self.assertEqual(len(data), nnue_format.file_size(32, 8))
+        self.assertEqual(struct.unpack_from("<I", data, 8)[0], 2)   # version
+        self.assertEqual(struct.unpack_from("<I", data, 36)[0], 8)  # buckets
+        got = nnue_format.parse(data)
+        self.assertEqual(got["buckets"], 8)
+        for k in ("ft_weight", "ft_bias", "out_weight", "out_bias"):
+            np.testing.assert_array_equal(got[k], q[k])
+        self.assertEqual(got["out_bias"].tolist(), [round((0.37 + 0.1 * i) * QA * QB) for i in range(8)])
+        self.assertEqual(nnue_format.encode(got), data)
+        for b in (0, 1, 17):  # version 2 wants 2..16 buckets
+            bad = bytearray(data)
+            bad[36:40] = struct.pack("<I", b)
+            bad[-4:] = struct.pack("<I", zlib.crc32(bytes(bad[:-4])))
+            with self.subTest(buckets=b), self.assertRaises(nnue_format.FormatError):
+                nnue_format.parse(bytes(bad))
+
+    def test_bucket_of(self):
+        # As nnue.Network.Bucket (nnue/network_test.go TestBucket).
+        for buckets, want in ((1, {2: 0, 32: 0}), (8, {2: 0, 5: 0, 6: 1, 29: 6, 30: 7, 32: 7}),
+                              (16, {3: 0, 4: 1, 32: 15}), (3, {12: 0, 13: 1, 24: 2, 32: 2})):
+            for pieces, b in want.items():
+                self.assertEqual(int(bucket_of(np.int64(pieces), buckets)), b, (buckets, pieces))
+                self.assertEqual(int(bucket_of(torch.tensor(pieces), buckets)), b, (buckets, pieces))
+
+    def test_reference_matches_golden_buckets(self):
+        # nnue/testdata/golden.py wrote this version-2 net and its evaluations with code
+        # independent of both the engine and this trainer; nnue's TestGolden checks Go.
+        golden = os.path.join(os.path.dirname(TESTDATA), "..", "..", "nnue", "testdata", "golden-screlu-b8")
+        with open(golden + ".nnue", "rb") as f:
+            net = nnue_format.parse(f.read())
+        self.assertEqual(net["buckets"], 8)
+        with open(golden + ".txt") as f:
+            lines = [line.split(";", 1) for line in f.read().split("\n") if line]
+        recs = np.frombuffer(b"".join(fen_record(fen) for _, fen in lines), dtype=nnue_data.RECORD)
+        got = nnue_format.evaluate(net, *nnue_data.features(recs))
+        self.assertEqual(got.tolist(), [int(v) for v, _ in lines])
 
     def test_round_trip(self):
         for act in ("crelu", "screlu"):
@@ -263,8 +317,8 @@ class FormatTest(unittest.TestCase):
         recs = material_records(300, 5)
         feats = nnue_data.features(recs)
         t = [torch.from_numpy(a) for a in feats]
-        for act in ("crelu", "screlu"):
-            m = self.model(act, seed=7, hidden=64)
+        for act, buckets in (("crelu", 1), ("screlu", 1), ("screlu", 8)):
+            m = self.model(act, seed=7, hidden=64, buckets=buckets)
             net = nnue_format.quantise(m)
             q = nnue_format.evaluate(net, *feats)
             with torch.no_grad():
@@ -319,6 +373,29 @@ class TrainTest(unittest.TestCase):
         q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
         score, _ = nnue_data.targets(recs)
         self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
+
+    def test_training_with_output_buckets(self):
+        torch.manual_seed(0)
+        data = os.path.join(self.dir, "d.bin")
+        material_records(4000, 11).tofile(data)
+        run, net = os.path.join(self.dir, "run"), os.path.join(self.dir, "net.nnue")
+        common = ["--data", data, "--run-dir", run, "--hidden", "32", "--batch", "256", "--lr", "0.01",
+                  "--val-fraction", "0.1", "--threads", "1", "--output-buckets", "4"]
+        code, out = self.run_main(*common, "--epochs", "2")
+        self.assertEqual(code, 0, out)
+        self.assertIn("4 output buckets", out)
+        code, out = self.run_main(*common[:-2], "--epochs", "3", "--export", net)  # resumes with 4
+        self.assertEqual(code, 0, out)
+        self.assertIn("resumed", out)
+        with open(net, "rb") as f:
+            parsed = nnue_format.parse(f.read())
+        self.assertEqual(parsed["buckets"], 4)
+        recs = material_records(200, 99)
+        q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
+        score, _ = nnue_data.targets(recs)
+        self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            self.run_main(*common[:-1], "17")
 
     def test_bad_data_is_an_error(self):
         bad = os.path.join(self.dir, "bad.bin")

@@ -1,5 +1,5 @@
 """Writes the golden networks of nnue/golden_test.go with code independent of
-the engine's: format v1 as the package comment describes it, evaluated in
+the engine's: formats v1 and v2 (output buckets) as the package comment describes them, evaluated in
 exact integer arithmetic (so the Go kernels are checked against the spec,
 not against themselves). Run from this directory: python3 golden.py"""
 import random
@@ -36,16 +36,20 @@ def pieces(fen):
     return out
 
 
-def golden(act, seed):
+def golden(act, seed, buckets=1):
     rng = random.Random(seed)
     fw = [[rng.randint(-40, 40) for _ in range(H)] for _ in range(768)]
     fb = [rng.randint(-50, 200) for _ in range(H)]
-    ow = [rng.randint(-127, 127) for _ in range(2 * H)]
-    ob = rng.randint(-20000, 20000)
-    body = b"TWFNNUE1" + struct.pack("<7I", 1, 768, H, 255, 64, 400, act)
+    ow = [rng.randint(-127, 127) for _ in range(2 * H * buckets)]
+    obs = [rng.randint(-20000, 20000) for _ in range(buckets)]
+    if buckets == 1:
+        body = b"TWFNNUE1" + struct.pack("<7I", 1, 768, H, 255, 64, 400, act)
+    else:
+        body = b"TWFNNUE1" + struct.pack("<8I", 2, 768, H, 255, 64, 400, act, buckets)
     body += struct.pack("<%dh" % (768 * H), *[w for row in fw for w in row])
-    body += struct.pack("<%dh" % H, *fb) + struct.pack("<%dh" % (2 * H), *ow) + struct.pack("<i", ob)
-    name = ["crelu", "screlu"][act]
+    body += struct.pack("<%dh" % H, *fb) + struct.pack("<%dh" % (2 * H * buckets), *ow)
+    body += struct.pack("<%di" % buckets, *obs)
+    name = ["crelu", "screlu"][act] + ("-b%d" % buckets if buckets > 1 else "")
     with open("golden-%s.nnue" % name, "wb") as f:
         f.write(body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF))
     lines = []
@@ -58,10 +62,13 @@ def golden(act, seed):
                 idx = 384 * (c != persp) + 64 * pt + (sq if persp == "w" else sq ^ 56)
                 a = [x + y for x, y in zip(a, fw[idx])]
             acc[persp] = a
+        width = -(-32 // buckets)  # ceil(32 / buckets)
+        b = min((len(pieces(fen)) - 2) // width, buckets - 1)
+        ob = obs[b]
         s = 0
         for i, x in enumerate(acc[side] + acc["b" if side == "w" else "w"]):
             c = min(max(x, 0), 255)
-            s += c * ow[i] * (c if act == 1 else 1)
+            s += c * ow[b * 2 * H + i] * (c if act == 1 else 1)
         if act == 1:
             s = trunc_div(s, 255)
         lines.append("%d;%s" % (trunc_div((s + ob) * 400, 255 * 64), fen))
@@ -71,3 +78,4 @@ def golden(act, seed):
 
 golden(0, 1)
 golden(1, 2)
+golden(1, 3, buckets=8)
