@@ -365,14 +365,18 @@ class TrainTest(unittest.TestCase):
         self.assertIn("resumed", out)
         self.assertIn("epoch 4 ", out)
         self.assertNotIn("epoch 1 ", out)
-        with open(net, "rb") as f:
+        self.assertEqual(self.learnt_material(net)["hidden"], 32)
+
+    def learnt_material(self, path):
+        """Parse an exported network and check that its integer evaluation has learnt the
+        material balance (material_records' target)."""
+        with open(path, "rb") as f:
             parsed = nnue_format.parse(f.read())
-        self.assertEqual(parsed["hidden"], 32)
-        # The exported network's integer evaluation has learnt the material balance.
         recs = material_records(200, 99)
         q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
         score, _ = nnue_data.targets(recs)
         self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
+        return parsed
 
     def test_training_with_output_buckets(self):
         torch.manual_seed(0)
@@ -387,13 +391,7 @@ class TrainTest(unittest.TestCase):
         code, out = self.run_main(*common[:-2], "--epochs", "3", "--export", net)  # resumes with 4
         self.assertEqual(code, 0, out)
         self.assertIn("resumed", out)
-        with open(net, "rb") as f:
-            parsed = nnue_format.parse(f.read())
-        self.assertEqual(parsed["buckets"], 4)
-        recs = material_records(200, 99)
-        q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
-        score, _ = nnue_data.targets(recs)
-        self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
+        self.assertEqual(self.learnt_material(net)["buckets"], 4)
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             self.run_main(*common[:-1], "17")
 
