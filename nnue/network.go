@@ -16,7 +16,7 @@ import (
 // The fixed parameters of the format.
 const (
 	Magic      = "TWFNNUE1"
-	Version    = 2   // what Write produces for a network of several output buckets; one bucket is written as version 1
+	Version    = 2   // the newest format: output buckets (one-bucket networks are written as version 1)
 	Inputs     = 768 // 2 colours x 6 piece types x 64 squares
 	QA         = 255 // accumulator quantisation: 1.0 = QA
 	QB         = 64  // output weight quantisation: 1.0 = QB
@@ -182,8 +182,8 @@ func Parse(data []byte) (*Network, error) {
 	}
 	field := func(i int) uint32 { return binary.LittleEndian.Uint32(data[8+4*i:]) }
 	version, inputs, hidden, qa, qb, scale, act := field(0), field(1), field(2), field(3), field(4), field(5), field(6)
-	if version != 1 && version != 2 {
-		return nil, fmt.Errorf("nnue: version %d, this engine reads 1 and 2", version)
+	if version != 1 && version != Version {
+		return nil, fmt.Errorf("nnue: version %d, this engine reads 1 and %d", version, Version)
 	}
 	for _, f := range []struct {
 		name      string
@@ -200,7 +200,7 @@ func Parse(data []byte) (*Network, error) {
 		return nil, err
 	}
 	buckets := uint32(1)
-	if version == 2 {
+	if version == Version {
 		if len(data) < headerSize(2) {
 			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(2))
 		}
@@ -274,7 +274,7 @@ func (n *Network) encode(buf *bytes.Buffer) {
 	buf.WriteString(Magic)
 	header := []uint32{1, Inputs, uint32(n.hidden), QA, QB, Scale, uint32(n.activation)}
 	if n.buckets > 1 {
-		header[0] = 2
+		header[0] = Version
 		header = append(header, uint32(n.buckets))
 	}
 	for _, v := range header {
