@@ -201,8 +201,8 @@ func Parse(data []byte) (*Network, error) {
 	}
 	buckets := uint32(1)
 	if version == Version {
-		if len(data) < headerSize(2) {
-			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(2))
+		if len(data) < headerSize(Version) {
+			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(Version))
 		}
 		buckets = field(7)
 		if err := checkBuckets(int64(buckets)); err != nil {
