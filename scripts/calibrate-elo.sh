@@ -57,27 +57,27 @@ case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
 
 # The measured points (README, "UCI_Elo calibration"), each against an anchor near its Elo;
-# search.EloStrength's rungs are the depth-3 points, nodes=3000, nodes=20000, the nodes=N,net=1
-# points from 40000 up and full.
+# search.EloStrength's rungs are a line through the depth-3 points, nodes=3000, nodes=20000, the nodes=N,net=1
+# points (network 8) and full.
 POINTS=("$@")
 [ ${#POINTS[@]} -gt 0 ] || POINTS=(
     "depth=1,margin=50 1350"
     "depth=2,margin=30 1350"
     "depth=2,margin=0 1500"
-    "depth=3,margin=40 1600"
-    "depth=3,margin=30 1450"
+    "depth=3,margin=60 1350"
+    "depth=3,margin=40 1450"
+    "depth=3,margin=30 1550"
     "depth=3,margin=14 1650"
-    "depth=3,margin=0 1500"
-    "depth=3,margin=0 1850"
+    "depth=3,margin=0 1750"
     "depth=4,margin=0 1700"
     "nodes=3000 1800"
     "nodes=20000 2000"
-    "nodes=20000,net=1 2200"
-    "nodes=40000,net=1 2050"
-    "nodes=100000,net=1 2200"
-    "nodes=300000,net=1 2300"
-    "nodes=1000000,net=1 2400"
-    "full 2500"
+    "nodes=15000,net=1 2100"
+    "nodes=40000,net=1 2250"
+    "nodes=100000,net=1 2400"
+    "nodes=300000,net=1 2500"
+    "nodes=1000000,net=1 2600"
+    "full 2700"
 )
 # To verify the mapping: scripts/calibrate-elo.sh "elo=1320 1350" "elo=1750 1750" "elo=2100 2100"
 

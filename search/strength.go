@@ -65,7 +65,7 @@ func SkillStrength(level int) Strength {
 // full strength).
 const (
 	MinElo = 1320
-	MaxElo = 2464
+	MaxElo = 2588
 )
 
 // eloRung is one measured point of the UCI_Elo ladder.
@@ -79,17 +79,18 @@ type eloRung struct {
 // "UCI_Elo calibration"). The Elos rise strictly; the last rung is full
 // strength.
 var eloLadder = []eloRung{
-	{1320, Strength{Depth: 3, Margin: 40}},          // 1320 ± 218 (30 games vs UCI_Elo 1600)
-	{1450, Strength{Depth: 3, Margin: 30}},          // 1450 ± 111 (40 games vs 1450)
-	{1606, Strength{Depth: 3, Margin: 14}},          // 1606 ± 107 (40 games vs 1650)
-	{1620, Strength{Depth: 3}},                      // 1825 ± 292 (30 vs 1500) and 1548 ± 172 (40 vs 1850), weighted
-	{1776, Strength{Nodes: 3000}},                   // 1776 ± 130 (30 games vs 1800)
+	// Depth 3: Elo = 1730 - 7.82 × margin, a weighted fit of six 60-game
+	// points (margins 60, 40, 30, 20, 14, 0 against UCI_Elo 1350-1750).
+	{1320, Strength{Depth: 3, Margin: 52}},          // fit: 1320 ± about 60
+	{1730, Strength{Depth: 3}},                      // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
+	{1800, Strength{Nodes: 3000}},                   // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
 	{1941, Strength{Nodes: 20000}},                  // 1941 ± 125 (30 games vs 2000)
-	{2032, Strength{Nodes: 40000, Network: true}},   // 2032 ± 99 (40 games vs 2050)
-	{2133, Strength{Nodes: 100000, Network: true}},  // 2172 ± 129 (40 vs 2400) and 2117 ± 83 (60 vs 2200), weighted
-	{2192, Strength{Nodes: 300000, Network: true}},  // 2192 ± 103 (40 games vs 2300)
-	{2292, Strength{Nodes: 1000000, Network: true}}, // 2292 ± 95 (40 games vs 2400)
-	{MaxElo, Strength{}},                            // full: 2520 ± 88 (40 vs 2600) and 2423 ± 76 (60 vs 2500), weighted, at 5+0.05
+	{2005, Strength{Nodes: 15000, Network: true}},   // 2005 ± 88 (60 games vs 2100), network 8
+	{2109, Strength{Nodes: 40000, Network: true}},   // 2109 ± 86 (60 games vs 2250)
+	{2370, Strength{Nodes: 100000, Network: true}},  // 2370 ± 77 (60 games vs 2400)
+	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 73 (60 games vs 2500)
+	{2505, Strength{Nodes: 1000000, Network: true}}, // 2505 ± 76 (60 games vs 2600)
+	{MaxElo, Strength{}},                            // full: 2617 ± 74 (60 vs 2700) and 2558 ± 75 (60 vs 2617), weighted, at 5+0.05, network 8
 }
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by

@@ -11,11 +11,15 @@ import (
 
 // strengthRank orders Strengths from weak to strong the way the ladder is
 // built: fixed depths first (deeper, then smaller margin, is stronger), then
-// node caps (more nodes is stronger), then full strength.
+// node caps by hand-crafted evaluation, then node caps with the network
+// (more nodes is stronger; the network's smallest cap outplays the largest
+// cap by hand), then full strength.
 func strengthRank(st search.Strength) float64 {
 	switch {
 	case st.Depth > 0:
 		return float64(st.Depth)*1000 - float64(st.Margin)
+	case st.Nodes > 0 && st.Network:
+		return 1e9 + float64(st.Nodes)
 	case st.Nodes > 0:
 		return 1e6 + float64(st.Nodes)
 	default:
