@@ -57,8 +57,8 @@ case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
 
 # The measured points (README, "UCI_Elo calibration"), each against an anchor near its Elo;
-# search.EloStrength's rungs are a line through the depth-3 points, nodes=3000, nodes=20000, the nodes=N,net=1
-# points (network 8) and full.
+# search.EloStrength's rungs are a line through the depth-3 points, nodes=3000, nodes=20000,
+# the nodes=N,net=1 points (network 8) and full.
 POINTS=("$@")
 [ ${#POINTS[@]} -gt 0 ] || POINTS=(
     "depth=1,margin=50 1350"
@@ -79,7 +79,7 @@ POINTS=("$@")
     "nodes=1000000,net=1 2600"
     "full 2700"
 )
-# To verify the mapping: scripts/calibrate-elo.sh "elo=1320 1350" "elo=1750 1750" "elo=2100 2100"
+# To verify the mapping: scripts/calibrate-elo.sh "elo=1400 1400" "elo=1850 1850" "elo=2250 2250"
 
 RUN_DIR=${RUN_DIR:-/tmp/twofold-calib/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN_DIR"
