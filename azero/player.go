@@ -32,6 +32,14 @@ func NewPlayer(b Backend, name string, playouts int) (*Player, error) {
 	return &Player{name: name, playouts: max(playouts, 1), s: s}, nil
 }
 
+// SetParams replaces the player's PUCT constants (the ladder measures
+// them; the UCI options CPuct, CPuctBase and FPUReduction set the same).
+func (p *Player) SetParams(params Params) {
+	o := p.s.Options()
+	o.Params = params
+	p.s.SetOptions(o)
+}
+
 // SampleMoves makes the player pick each of its first n moves of a game in
 // proportion to the root visits, as self-play does, instead of the most
 // visited. Gating uses it so that two versions of a network do not replay

@@ -1,6 +1,7 @@
 package azero
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,4 +65,18 @@ func TestPlayerSampleMoves(t *testing.T) {
 		assert.Equal(t, movegen.Checkmate, movegen.GameStatus(mate), m.UCI(false))
 		mate.Unmake()
 	}
+}
+
+// SetParams reaches the player's searcher, corrected as SetOptions corrects.
+func TestPlayerSetParams(t *testing.T) {
+	pl, err := NewPlayer(&Uniform{}, "p", 16)
+	require.NoError(t, err)
+	defer pl.Close()
+	assert.Equal(t, DefaultParams, pl.s.Options().Params)
+	want := Params{CPuct: 2, CPuctBase: 500, FPUReduction: 0.5}
+	pl.SetParams(want)
+	assert.Equal(t, want, pl.s.Options().Params)
+	pl.SetParams(Params{CPuct: math.NaN(), CPuctBase: 500, FPUReduction: 0.5})
+	assert.Equal(t, DefaultParams.CPuct, pl.s.Options().Params.CPuct, "NaN falls back to the default")
+	assert.NotZero(t, pl.Move(board.StartPosition()), "still plays")
 }

@@ -39,6 +39,10 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	pgnPath := fs.String("pgn", "", "append every game to this PGN file")
 	iteration := fs.Int("iteration", 0, "iteration number for the CSV row")
 	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
+	params := azero.DefaultParams
+	fs.Float64Var(&params.CPuct, "cpuct", params.CPuct, "MCTS exploration constant c_init (the UCI option CPuct)")
+	fs.Float64Var(&params.CPuctBase, "cpuct-base", params.CPuctBase, "MCTS exploration growth c_base (CPuctBase)")
+	fs.Float64Var(&params.FPUReduction, "fpu-reduction", params.FPUReduction, "first-play urgency reduction of unvisited moves (FPUReduction)")
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
 		return code
 	}
@@ -53,7 +57,11 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	}
 	subject := fmt.Sprintf("Twofold MCTS %s %dp", filepath.Base(net.Name()), *playouts)
 	results, err := ladder.Climb(func() (ladder.Player, error) {
-		return azero.NewPlayer(net, "mcts", *playouts)
+		p, err := azero.NewPlayer(net, "mcts", *playouts)
+		if err == nil {
+			p.SetParams(params)
+		}
+		return p, err
 	}, subject, c, func(rung string, s ladder.Score) {
 		fmt.Fprintf(stdout, "%-14s %s\n", rung, s)
 	})
