@@ -80,6 +80,12 @@ func TestHelpAndUnknownCommand(t *testing.T) {
 	assert.Contains(t, out, "--max-nodes")
 	assert.Contains(t, out, "--chess960")
 
+	code, out, _ = engine(t, "", "ladder", "--help")
+	assert.Equal(t, 0, code)
+	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction"} {
+		assert.Contains(t, out, flag, "the MCTS player's PUCT constants")
+	}
+
 	code, _, errOut := engine(t, "", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `unknown command "frobnicate"`)
