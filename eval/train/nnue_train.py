@@ -24,6 +24,9 @@ State: RUN_DIR/checkpoint.pt (model, optimiser, epochs done, architecture), writ
 atomically after every epoch together with RUN_DIR/epoch-NNN.nnue; a rerun with the same
 RUN_DIR resumes after the last finished epoch (--hidden, --activation and --output-buckets
 are then taken from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
+--init NET.nnue starts a new run from a network file instead of random weights (fine-tuning
+the shipped network on newer data, usually with a lower --lr); its architecture overrides
+--hidden, --activation and --output-buckets. A resumed run ignores it.
 
 Exit codes: 0 ok, 2 bad arguments or data, 3 non-finite loss (nothing saved).
 """
@@ -49,6 +52,8 @@ def parse_args(argv):
     ap.add_argument("--data", nargs="+", required=True, help="record files of engine datagen")
     ap.add_argument("--run-dir", required=True, help="checkpoint and per-epoch networks")
     ap.add_argument("--hidden", type=int, default=256, help="H, a multiple of 16 (new runs only)")
+    ap.add_argument("--init", metavar="NET.nnue",
+                    help="start a new run from this network file's weights (its H, activation and buckets)")
     ap.add_argument("--activation", choices=ACTIVATIONS, default="screlu", help="new runs only")
     ap.add_argument("--output-buckets", type=int, default=1,
                     help="output buckets by piece count, 1..16 (new runs only; 1 writes format version 1)")
@@ -128,7 +133,15 @@ def load_or_create(args, device):
         log(f"resumed {path}: {ck['epoch']} epochs done, hidden {ck['hidden']}, {ck['activation']}, "
             f"{model.buckets} output buckets")
         return model, opt, ck["epoch"]
-    model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets).to(device)
+    if args.init:
+        try:
+            with open(args.init, "rb") as f:
+                model = nnue_format.load_float(nnue_format.parse(f.read())).to(device)
+        except nnue_format.FormatError as e:
+            raise nnue_format.FormatError(f"--init {args.init}: {e}") from e
+        log(f"initialised from {args.init}: hidden {model.hidden}, {model.activation}, {model.buckets} output buckets")
+    else:
+        model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets).to(device)
     return model, torch.optim.Adam(model.parameters(), lr=args.lr), 0
 
 
@@ -151,7 +164,11 @@ def main(argv=None):
         log(f"nnue_train: {e}")
         return 2
     os.makedirs(args.run_dir, exist_ok=True)
-    model, opt, done = load_or_create(args, device)
+    try:
+        model, opt, done = load_or_create(args, device)
+    except (nnue_format.FormatError, OSError) as e:
+        log(f"nnue_train: {e}")
+        return 2
     n = len(ds)
     n_val = int(n * args.val_fraction)
     n_train = n - n_val

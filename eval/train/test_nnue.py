@@ -395,6 +395,33 @@ class TrainTest(unittest.TestCase):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             self.run_main(*common[:-1], "17")
 
+    def test_init_from_network_file(self):
+        torch.manual_seed(0)
+        data = os.path.join(self.dir, "d.bin")
+        material_records(4000, 11).tofile(data)
+        first, second = os.path.join(self.dir, "first.nnue"), os.path.join(self.dir, "second.nnue")
+        common = ["--data", data, "--batch", "256", "--lr", "0.01", "--val-fraction", "0.1", "--threads", "1"]
+        code, out = self.run_main(*common, "--run-dir", os.path.join(self.dir, "a"), "--hidden", "32",
+                                  "--output-buckets", "4", "--epochs", "2", "--export", first)
+        self.assertEqual(code, 0, out)
+        trained = float(re.findall(r"val loss (\S+)", out)[-1])
+        # Started from the file, epoch 0 is that network (up to quantisation), whatever --hidden says.
+        code, out = self.run_main(*common, "--run-dir", os.path.join(self.dir, "b"), "--hidden", "64",
+                                  "--init", first, "--lr", "0.001", "--epochs", "1", "--export", second)
+        self.assertEqual(code, 0, out)
+        self.assertIn("initialised from", out)
+        start = float(re.findall(r"epoch 0 val loss (\S+)", out)[0])
+        self.assertAlmostEqual(start, trained, delta=0.05 * trained)
+        parsed = self.learnt_material(second)
+        self.assertEqual((parsed["hidden"], parsed["buckets"]), (32, 4))
+
+        bad = os.path.join(self.dir, "bad.nnue")
+        with open(bad, "wb") as f:
+            f.write(b"TWFNNUE1" + b"\0" * 40)
+        code, out = self.run_main(*common, "--run-dir", os.path.join(self.dir, "c"), "--init", bad)
+        self.assertEqual(code, 2, out)
+        self.assertIn("--init", out)
+
     def test_bad_data_is_an_error(self):
         bad = os.path.join(self.dir, "bad.bin")
         with open(bad, "wb") as f:
