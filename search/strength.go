@@ -65,7 +65,7 @@ func SkillStrength(level int) Strength {
 // full strength).
 const (
 	MinElo = 1320
-	MaxElo = 2588
+	MaxElo = 2637
 )
 
 // eloRung is one measured point of the UCI_Elo ladder.
@@ -85,12 +85,12 @@ var eloLadder = []eloRung{
 	{1730, Strength{Depth: 3}},                      // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
 	{1800, Strength{Nodes: 3000}},                   // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
 	{1941, Strength{Nodes: 20000}},                  // 1941 ± 125 (30 games vs 2000)
-	{2005, Strength{Nodes: 15000, Network: true}},   // 2005 ± 88 (60 games vs 2100), network 8
+	{2005, Strength{Nodes: 15000, Network: true}},   // 2005 ± 88 (60 games vs 2100), network 8 (network 9 is +47 over it)
 	{2109, Strength{Nodes: 40000, Network: true}},   // 2109 ± 86 (60 games vs 2250)
 	{2370, Strength{Nodes: 100000, Network: true}},  // 2370 ± 77 (60 games vs 2400)
 	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 73 (60 games vs 2500)
 	{2505, Strength{Nodes: 1000000, Network: true}}, // 2505 ± 76 (60 games vs 2600)
-	{MaxElo, Strength{}},                            // full: 2617 ± 74 (60 vs 2700) and 2558 ± 75 (60 vs 2617), weighted, at 5+0.05, network 8
+	{MaxElo, Strength{}},                            // full: 2538 ± 82 (60 vs 2700) and 2729 ± 79 (60 vs 2800), weighted, at 5+0.05, network 9
 }
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by
