@@ -81,15 +81,17 @@ type eloRung struct {
 var eloLadder = []eloRung{
 	// Depth 3: Elo = 1730 - 7.82 × margin, a weighted fit of six 60-game
 	// points (margins 60, 40, 30, 20, 14, 0 against UCI_Elo 1350-1750).
-	{1320, Strength{Depth: 3, Margin: 52}},          // fit: 1320 ± about 60
-	{1730, Strength{Depth: 3}},                      // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
-	{1800, Strength{Nodes: 3000}},                   // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
-	{1941, Strength{Nodes: 20000}},                  // 1941 ± 125 (30 games vs 2000)
-	{2005, Strength{Nodes: 15000, Network: true}},   // 2005 ± 88 (60 games vs 2100), network 8 (network 9 is +47 over it)
-	{2109, Strength{Nodes: 40000, Network: true}},   // 2109 ± 86 (60 games vs 2250)
-	{2370, Strength{Nodes: 100000, Network: true}},  // 2370 ± 77 (60 games vs 2400)
-	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 73 (60 games vs 2500)
-	{2505, Strength{Nodes: 1000000, Network: true}}, // 2505 ± 76 (60 games vs 2600)
+	{1320, Strength{Depth: 3, Margin: 52}}, // fit: 1320 ± about 60
+	{1730, Strength{Depth: 3}},             // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
+	{1800, Strength{Nodes: 3000}},          // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
+	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
+	// The network rungs pool two 60-game points each, one with network 8 and
+	// one with network 9 (embedded), weighted by 1/error².
+	{1976, Strength{Nodes: 15000, Network: true}},   // 1976 ± 63: 2005 ± 88 (net 8) and 1945 ± 90 (net 9), vs 2100
+	{2137, Strength{Nodes: 40000, Network: true}},   // 2137 ± 58: 2109 ± 86 and 2161 ± 79, vs 2250
+	{2321, Strength{Nodes: 100000, Network: true}},  // 2321 ± 56: 2370 ± 77 and 2266 ± 82, vs 2400
+	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 53: 2465 ± 73 and 2465 ± 78, vs 2500
+	{2529, Strength{Nodes: 1000000, Network: true}}, // 2529 ± 54: 2505 ± 76 and 2553 ± 77, vs 2600
 	{MaxElo, Strength{}},                            // full: 2538 ± 82 (60 vs 2700) and 2729 ± 79 (60 vs 2800), weighted, at 5+0.05, network 9
 }
 
