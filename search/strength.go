@@ -92,7 +92,7 @@ var eloLadder = []eloRung{
 	{2321, Strength{Nodes: 100000, Network: true}},  // 2321 ± 56: 2370 ± 77 and 2266 ± 82, vs 2400
 	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 53: 2465 ± 73 and 2465 ± 78, vs 2500
 	{2529, Strength{Nodes: 1000000, Network: true}}, // 2529 ± 54: 2505 ± 76 and 2553 ± 77, vs 2600
-	{MaxElo, Strength{}},                            // full: 2538 ± 82 (60 vs 2700) and 2729 ± 79 (60 vs 2800), weighted, at 5+0.05, network 9
+	{MaxElo, Strength{}},                            // full at 5+0.05, network 9: 2638 ± 31, four points (360 games) vs 2700 and 2800 weighted
 }
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by
