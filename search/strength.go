@@ -86,7 +86,8 @@ var eloLadder = []eloRung{
 	{1800, Strength{Nodes: 3000}},          // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
 	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
 	// The network rungs pool two 60-game points each, one with network 8 and
-	// one with network 9 (embedded), weighted by 1/error².
+	// one with network 9 (embedded until network 12, which is not yet
+	// calibrated), weighted by 1/error².
 	{1976, Strength{Nodes: 15000, Network: true}},   // 1976 ± 63: 2005 ± 88 (net 8) and 1945 ± 90 (net 9), vs 2100
 	{2137, Strength{Nodes: 40000, Network: true}},   // 2137 ± 58: 2109 ± 86 and 2161 ± 79, vs 2250
 	{2321, Strength{Nodes: 100000, Network: true}},  // 2321 ± 56: 2370 ± 77 and 2266 ± 82, vs 2400
