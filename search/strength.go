@@ -85,15 +85,15 @@ var eloLadder = []eloRung{
 	{1730, Strength{Depth: 3}},             // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
 	{1800, Strength{Nodes: 3000}},          // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
 	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
-	// The network rungs pool two 60-game points each, one with network 8 and
-	// one with network 9 (embedded until network 12, which is not yet
-	// calibrated), weighted by 1/error².
-	{1976, Strength{Nodes: 15000, Network: true}},   // 1976 ± 63: 2005 ± 88 (net 8) and 1945 ± 90 (net 9), vs 2100
-	{2137, Strength{Nodes: 40000, Network: true}},   // 2137 ± 58: 2109 ± 86 and 2161 ± 79, vs 2250
-	{2321, Strength{Nodes: 100000, Network: true}},  // 2321 ± 56: 2370 ± 77 and 2266 ± 82, vs 2400
-	{2465, Strength{Nodes: 300000, Network: true}},  // 2465 ± 53: 2465 ± 73 and 2465 ± 78, vs 2500
-	{2529, Strength{Nodes: 1000000, Network: true}}, // 2529 ± 54: 2505 ± 76 and 2553 ± 77, vs 2600
-	{MaxElo, Strength{}},                            // full at 5+0.05, network 9: 2638 ± 31, four points (360 games) vs 2700 and 2800 weighted
+	// The network rungs pool three 60-game points each, with networks 8, 9
+	// and 12 (embedded), weighted by 1/error²: at a fixed node count the
+	// networks differ by less than one point's error.
+	{1973, Strength{Nodes: 15000, Network: true}},   // 1973 ± 52: 2005 ± 88, 1945 ± 90, 1966 ± 91, vs 2100
+	{2137, Strength{Nodes: 40000, Network: true}},   // 2137 ± 47: 2109 ± 86, 2161 ± 79, 2136 ± 78, vs 2250
+	{2295, Strength{Nodes: 100000, Network: true}},  // 2295 ± 45: 2370 ± 77, 2266 ± 82, 2245 ± 77, vs 2400
+	{2459, Strength{Nodes: 300000, Network: true}},  // 2459 ± 44: 2465 ± 73, 2465 ± 78, 2447 ± 78, vs 2500
+	{2559, Strength{Nodes: 1000000, Network: true}}, // 2559 ± 44: 2505 ± 76, 2553 ± 77, 2617 ± 75, vs 2600
+	{MaxElo, Strength{}},                            // full at 5+0.05: 2633 ± 24, six points (600 games) vs 2700 and 2800 with networks 9 and 12
 }
 
 // EloStrength maps an Elo on Stockfish's UCI_Elo scale to a Strength by
