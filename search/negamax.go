@@ -264,7 +264,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		} else {
 			staticEval = t.evaluate(ply)
 		}
-		improving = ply >= 2 && staticEval > t.stack[ply-2].eval
+		improving = t.improving(ply, staticEval)
 	}
 	f.eval = staticEval
 
@@ -282,10 +282,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		// Null move: if passing still fails high, a real move will too (not in
 		// pawn endings, where zugzwang makes passing a poor guide).
+		// A table entry that failed low below beta says passing will too.
 		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
-			ply > 0 && t.stack[ply-1].move != board.NullMove {
+			ply > 0 && t.stack[ply-1].move != board.NullMove &&
+			!(hit && tte.bound == BoundUpper && ttScore < beta) {
 			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
-			f.move, f.piece, f.doubleExt = board.NullMove, board.NoPiece, false
+			f.move, f.piece, f.doubleExt, f.quiet = board.NullMove, board.NoPiece, false, false
 			t.nnueNull(ply)
 			p.MakeNull()
 			s.tt.prefetch(p.Key())
@@ -388,7 +390,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		s.tt.prefetch(p.KeyAfter(m))
-		f.move, f.piece = m, p.PieceAt(m.From())
+		f.move, f.piece, f.quiet = m, p.PieceAt(m.From()), quiet
 		t.nnueMove(ply, m)
 		p.Make(m)
 		ext := 0
@@ -423,6 +425,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 			score = -t.search(-alpha-1, -alpha, newDepth-r, ply+1, true)
 			if score > alpha && r > 0 {
+				// The reduced search beat alpha: re-search at full depth, a
+				// ply deeper when it beat the best by far, a ply shallower
+				// when only just.
+				if bestScore > -Infinity {
+					newDepth += boolInt(score > bestScore+tp.lmrDeeper+2*newDepth) - boolInt(score < bestScore+tp.lmrShallower)
+				}
 				score = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
 			}
 			if pvNode && score > alpha && score < beta {
@@ -468,6 +476,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return alpha
 	}
 	if excluded == board.NoMove {
+		if bestScore <= origAlpha {
+			t.rewardPriorQuiet(ply, depth)
+		}
 		bound := boundOf(bestScore, origAlpha, beta)
 		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
@@ -540,6 +551,36 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 			updateHistory(&cont2[pc][to], b)
 		}
 	}
+}
+
+// rewardPriorQuiet credits the opponent's quiet move that led to a node
+// where every move failed low: it refuted all of them.
+func (t *thread) rewardPriorQuiet(ply, depth int) {
+	if ply == 0 {
+		return
+	}
+	prev := &t.stack[ply-1]
+	if !prev.quiet {
+		return
+	}
+	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
+	pc, from, to := prev.piece&15, prev.move.From(), prev.move.To()
+	updateHistory(&t.history[t.pos.Side().Other()][from][to], bonus)
+	if one, _ := t.contRows(ply - 1); one != &noContRow {
+		updateHistory(&one[pc][to], bonus)
+	}
+}
+
+// improving reports whether the static eval has risen since this side's
+// last move; when that node was in check (no eval), the one before it.
+func (t *thread) improving(ply, staticEval int) bool {
+	switch {
+	case ply >= 2 && t.stack[ply-2].eval != -Infinity:
+		return staticEval > t.stack[ply-2].eval
+	case ply >= 4 && t.stack[ply-4].eval != -Infinity:
+		return staticEval > t.stack[ply-4].eval
+	}
+	return true
 }
 
 // rewardCapture updates the capture history after move m caused a beta

@@ -110,6 +110,9 @@ func (t *thread) evaluate(ply int) int {
 		return eval.Evaluate(t.pos)
 	}
 	v := t.nnueAccumulator(ply).Evaluate(t.pos)
+	// Fade towards a draw as the fifty-move count runs up, so the search
+	// prefers progress to shuffling in a won position.
+	v = v * (200 - t.pos.HalfmoveClock()) / 200
 	return min(max(v, -MateBound+1), MateBound-1)
 }
 

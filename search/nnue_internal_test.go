@@ -125,11 +125,12 @@ func constantNet(t *testing.T, cp int) *nnue.Network {
 // TestNNUEIsTheStaticEval: with a network that says +100 for the side to
 // move in every position, a quiet position scores -100 at odd depths (the
 // opponent's view one ply down) and +100 at even ones, whatever the
-// hand-crafted evaluation thinks.
+// hand-crafted evaluation thinks; faded by the fifty-move count, which every
+// (king) move here raises by one.
 func TestNNUEIsTheStaticEval(t *testing.T) {
 	p, err := movegen.ParseFEN("4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1") // no captures for either side
 	require.NoError(t, err)
-	for depth, want := range map[int]int{1: -100, 2: 100, 3: -100} {
+	for depth, want := range map[int]int{1: -100 * 199 / 200, 2: 100 * 198 / 200, 3: -100 * 197 / 200} {
 		res := New(4, Options{Network: constantNet(t, 100)}).Search(p, Limits{Depth: depth}, nil)
 		assert.Equal(t, want, res.Score, "depth %d", depth)
 	}

@@ -321,6 +321,7 @@ type frame struct {
 	// excluded is the move a singular-extension search of this node leaves out.
 	excluded  board.Move
 	doubleExt bool        // the move made from this ply was extended by two plies
+	quiet     bool        // the move made from this ply is neither capture nor promotion
 	move      board.Move  // the move made from this ply
 	piece     board.Piece // the piece that made it
 	pv        [MaxPly]board.Move
@@ -566,7 +567,12 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
 		t.rootMoves[i].score = -Infinity
 	}
-	t.stack[0].eval = eval.Evaluate(p)
+	// The root's eval on the same scale as the nodes' (the network's), for
+	// the improving test two plies down.
+	t.stack[0].eval = -Infinity
+	if !movegen.InCheck(p) {
+		t.stack[0].eval = t.evaluate(0)
+	}
 	t.stack[0].doubleExt = false
 	showCurr := t.id == 0 && s.elapsed() > 3*time.Second
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
@@ -576,7 +582,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 			s.report(Info{Depth: depth, CurrMove: m, CurrMoveNumber: i + 1})
 		}
 		quiet := p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
-		t.stack[0].move, t.stack[0].piece = m, p.PieceAt(m.From())
+		t.stack[0].move, t.stack[0].piece, t.stack[0].quiet = m, p.PieceAt(m.From()), quiet
 		p.Make(m)
 		nodesBefore := t.nodes
 		t.nodes++

@@ -27,6 +27,7 @@ var tp = struct {
 	captHistDiv                      int // capture history's weight in capture ordering
 	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
 	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
+	lmrDeeper, lmrShallower          int // an LMR re-search goes a ply deeper/shallower when the reduced score beat the best by more/less than this
 }{
 	rfpMargin: 80, rfpImproving: 40,
 	nmpBase: 3, nmpDepthDiv: 4, nmpEvalDiv: 200,
@@ -41,6 +42,7 @@ var tp = struct {
 	histBonusMul: 16, histBonusMax: 1600,
 	captHistDiv: 4,
 	razorMargin: 250, histPruneDepth: 4000,
+	lmrDeeper: 50, lmrShallower: 10,
 }
 
 // Tunable is one search constant as SPSA sees it: its name (the UCI option
@@ -78,6 +80,8 @@ func Tunables() []Tunable {
 		{"CaptHistDiv", &tp.captHistDiv, 1, 16, 0.8},
 		{"RazorMargin", &tp.razorMargin, 50, 600, 20},
 		{"HistPruneDepth", &tp.histPruneDepth, 500, 16000, 400},
+		{"LMRDeeper", &tp.lmrDeeper, 0, 150, 6},
+		{"LMRShallower", &tp.lmrShallower, -20, 60, 3},
 	}
 }
 
