@@ -116,6 +116,9 @@ func pickMove(f *frame, i int) (board.Move, int32) {
 	return moves[i], f.scores[i]
 }
 
+// historyBonus is what a move that cut off (or refuted) at depth earns.
+func historyBonus(depth int) int { return min(depth*depth*tp.histBonusMul, tp.histBonusMax) }
+
 // updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
 func updateHistory[T int16 | int32](h *T, bonus int) {
 	*h += T(bonus - int(*h)*abs(bonus)/historyLimit)
@@ -535,7 +538,7 @@ func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried [
 	}
 	p := t.pos
 	us := p.Side()
-	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
+	bonus := historyBonus(depth)
 	cont1, cont2 := t.contRows(ply)
 	for _, q := range tried {
 		b := -bonus
@@ -563,7 +566,7 @@ func (t *thread) rewardPriorQuiet(ply, depth int) {
 	if !prev.quiet {
 		return
 	}
-	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
+	bonus := historyBonus(depth)
 	pc, from, to := prev.piece&15, prev.move.From(), prev.move.To()
 	updateHistory(&t.history[t.pos.Side().Other()][from][to], bonus)
 	if one, _ := t.contRows(ply - 1); one != &noContRow {
@@ -587,7 +590,7 @@ func (t *thread) improving(ply, staticEval int) bool {
 // cutoff: m gains if it is a capture, the captures tried before it lose.
 func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {
 	p := t.pos
-	bonus := min(depth*depth*tp.histBonusMul, tp.histBonusMax)
+	bonus := historyBonus(depth)
 	for _, c := range tried {
 		b := -bonus
 		if c == m {

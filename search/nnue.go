@@ -111,7 +111,8 @@ func (t *thread) evaluate(ply int) int {
 	}
 	v := t.nnueAccumulator(ply).Evaluate(t.pos)
 	// Fade towards a draw as the fifty-move count runs up, so the search
-	// prefers progress to shuffling in a won position.
+	// prefers progress to shuffling in a won position. The hand-crafted
+	// path is left as it was: the calibrated weak levels play with it.
 	v = v * (200 - t.pos.HalfmoveClock()) / 200
 	return min(max(v, -MateBound+1), MateBound-1)
 }
