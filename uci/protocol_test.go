@@ -36,7 +36,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name UCI_ShowWDL type check default false",
 		"option name Skill Level type spin default 20 min 0 max 20",
 		"option name UCI_LimitStrength type check default false",
-		"option name UCI_Elo type spin default 1500 min 1320 max 2637",
+		"option name UCI_Elo type spin default 1500 min 1320 max 2800",
 		"option name Difficulty type combo default Max var Easy var Medium var Hard var Max",
 		"option name EvalFile type string default <default>",
 		"option name Use NNUE type check default true",
