@@ -92,14 +92,17 @@ var eloLadder = []eloRung{
 	{1730, Strength{Depth: 3}},             // fit: 1730 ± 64; measured 1697 ± 90 (60 games vs 1750)
 	{1800, Strength{Nodes: 3000}},          // 1800 ± 86 (60 games vs 1800); earlier code 1776 ± 130
 	{1941, Strength{Nodes: 20000}},         // 1941 ± 125 (30 games vs 2000)
-	// The network rungs pool three 60-game points each, with networks 8, 9
-	// and 12 (embedded), weighted by 1/error²: at a fixed node count the
-	// networks differ by less than one point's error.
-	{1973, Strength{Nodes: 15000, Network: true}},   // 1973 ± 52: 2005 ± 88, 1945 ± 90, 1966 ± 91, vs 2100
-	{2137, Strength{Nodes: 40000, Network: true}},   // 2137 ± 47: 2109 ± 86, 2161 ± 79, 2136 ± 78, vs 2250
-	{2295, Strength{Nodes: 100000, Network: true}},  // 2295 ± 45: 2370 ± 77, 2266 ± 82, 2245 ± 77, vs 2400
-	{2459, Strength{Nodes: 300000, Network: true}},  // 2459 ± 44: 2465 ± 73, 2465 ± 78, 2447 ± 78, vs 2500
-	{2559, Strength{Nodes: 1000000, Network: true}}, // 2559 ± 44: 2505 ± 76, 2553 ± 77, 2617 ± 75, vs 2600
+	// The network rungs with network 14 and the search of commit 7663b7f
+	// (60-game points, 5+0.05): up to 100,000 nodes a line through five
+	// points, Elo = 116.7 + 198.6 × ln(nodes) (138 a doubling; χ² 3.5 on 3
+	// degrees of freedom), which the earlier networks' rungs (1973, 2137,
+	// 2295) sat below; from 300,000 nodes the clock binds and the rungs are
+	// the points as measured.
+	{2026, Strength{Nodes: 15000, Network: true}},   // line: 2026 ± 70 (measured 1981 ± 92 vs 2150)
+	{2221, Strength{Nodes: 40000, Network: true}},   // line: 2221 ± 38 (measured 2205 ± 84 vs 2300)
+	{2403, Strength{Nodes: 100000, Network: true}},  // line: 2403 ± 58 (measured 2403 ± 77 vs 2450)
+	{2479, Strength{Nodes: 300000, Network: true}},  // 2479 ± 53: 2561 ± 76 vs 2550 and 282,000 nodes (UCI_Elo 2450) 2403 ± 73
+	{2516, Strength{Nodes: 1000000, Network: true}}, // 2516 ± 87 vs 2650
 	{fullStrengthElo, Strength{}},                   // full strength, the last rung
 }
 
