@@ -61,8 +61,8 @@ $(ORT_LIB):
 
 # PyTorch for azero/train (CPU; Debian's packages, as PyPI is not reachable).
 py-deps:
-	@$(PYTHON) -c 'import torch, numpy, matplotlib' 2>/dev/null || \
-	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy python3-matplotlib libopenblas0-pthread >/dev/null)
+	@$(PYTHON) -c 'import torch, numpy, matplotlib, onnx' 2>/dev/null || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy python3-matplotlib python3-onnx libopenblas0-pthread >/dev/null)
 
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/engine

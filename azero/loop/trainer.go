@@ -30,6 +30,10 @@ type Trainer interface {
 type NetShape struct {
 	Blocks, Channels int
 	WDL              bool
+	// From, when set, is an ONNX network (one export.py wrote) whose
+	// weights the first network starts from; its shape replaces the
+	// fields above.
+	From string
 }
 
 // TrainJob is one iteration's training.
@@ -69,6 +73,9 @@ func (p PyTorch) Init(dir string, shape NetShape, export string) error {
 		"--channels", fmt.Sprint(shape.Channels)}
 	if shape.WDL {
 		args = append(args, "--wdl")
+	}
+	if shape.From != "" {
+		args = append(args, "--init-onnx", shape.From)
 	}
 	return p.run("train.py", append(args, "--export", export)...)
 }

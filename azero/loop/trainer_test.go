@@ -27,6 +27,7 @@ func TestPyTorchTrainer(t *testing.T) {
 	p := PyTorch{Python: "/bin/sh", Scripts: scripts, Out: &out}
 	require.NoError(t, p.Init("/run/trainer", NetShape{Blocks: 4, Channels: 32}, "/run/nets/iter-0000.onnx"))
 	require.NoError(t, p.Init("/run/wdl", NetShape{Blocks: 2, Channels: 8, WDL: true}, "/run/nets/iter-0000.onnx"))
+	require.NoError(t, p.Init("/run/warm", NetShape{Blocks: 4, Channels: 32, From: "/run/init.onnx"}, "/run/nets/iter-0000.onnx"))
 	require.NoError(t, p.Train("/run/trainer", TrainJob{Key: "iter-0003", Chunks: "/run/chunks", Window: 40, Steps: 200, Batch: 256, LR: 0.02, L2: 1e-4, QRatio: 0.5}, "/run/nets/iter-0003.onnx"))
 	require.NoError(t, p.Plot("/run/ladder.csv", "/run/ladder.png"))
 	data, err := os.ReadFile(log)
@@ -35,6 +36,7 @@ func TestPyTorchTrainer(t *testing.T) {
 	assert.Equal(t, []string{
 		train + " --init-only --exit-with-parent --run-dir /run/trainer --blocks 4 --channels 32 --export /run/nets/iter-0000.onnx",
 		train + " --init-only --exit-with-parent --run-dir /run/wdl --blocks 2 --channels 8 --wdl --export /run/nets/iter-0000.onnx",
+		train + " --init-only --exit-with-parent --run-dir /run/warm --blocks 4 --channels 32 --init-onnx /run/init.onnx --export /run/nets/iter-0000.onnx",
 		train + " --exit-with-parent --target-key iter-0003 --chunks /run/chunks --window 40 --run-dir /run/trainer --steps 200 --batch 256 --lr 0.02 --l2 0.0001 --q-ratio 0.5 --log-every 50 --export /run/nets/iter-0003.onnx",
 		plot + " /run/ladder.csv /run/ladder.png",
 	}, strings.Split(strings.TrimSpace(string(data)), "\n"))

@@ -34,6 +34,10 @@ type Network struct {
 // Name is the file the network came from, or DefaultNetworkName.
 func (n *Network) Name() string { return n.name }
 
+// Model is the network's ONNX file as read (the embedded bytes for the
+// default network); the caller must not modify it.
+func (n *Network) Model() []byte { return n.model }
+
 // NewEvaluator implements azero.Backend.
 func (n *Network) NewEvaluator(maxBatch int) (azero.Evaluator, error) {
 	s, err := NewSession(n, maxBatch, 1)

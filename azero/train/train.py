@@ -97,6 +97,10 @@ CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
 EXIT_DIVERGED = 3
 FINITE_CHECK_SAMPLES = 64
+# A checkpoint made from an ONNX network (--init-onnx) carries this key until its batch
+# norms have been calibrated on CALIBRATION_SAMPLES positions (onnx_import.py says why).
+NEEDS_CALIBRATION = "needs_bn_calibration"
+CALIBRATION_SAMPLES = 2048
 
 
 # Rank of this process in a torchrun job (0 when not distributed); only rank 0 logs
@@ -133,6 +137,10 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-every", type=int, default=1)
     ap.add_argument("--checkpoint-every", type=int, default=100)
+    ap.add_argument("--init-onnx", metavar="FILE",
+                    help="when no checkpoint exists, start from this ONNX network's weights (one export.py "
+                         "wrote, such as azero/onnx/default.onnx) instead of a random init; its shape "
+                         "replaces --blocks/--channels/--wdl")
     ap.add_argument("--init-only", action="store_true",
                     help="create a fresh checkpoint (and --export) without training")
     ap.add_argument("--target-key",
@@ -240,6 +248,8 @@ def save_checkpoint(path, model, opt, step):
         "channels": model.channels,
         "wdl": model.wdl,
     }
+    if getattr(model, NEEDS_CALIBRATION, False):
+        state[NEEDS_CALIBRATION] = True
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         torch.save(state, f)
@@ -260,6 +270,7 @@ def load_or_create(args, device):
             raise SystemExit("%s: unknown checkpoint format %r" % (path, ckpt.get("format")))
         model = Net(ckpt["blocks"], ckpt["channels"], ckpt.get("wdl", False))
         model.load_state_dict(ckpt["model"])
+        setattr(model, NEEDS_CALIBRATION, bool(ckpt.get(NEEDS_CALIBRATION)))
         model.to(device)
         opt = make_optimizer(model, args.lr, args.l2)
         opt.load_state_dict(ckpt["optimizer"])  # moves momentum buffers to the params' device
@@ -268,6 +279,15 @@ def load_or_create(args, device):
             g["weight_decay"] = args.l2
         return model, opt, int(ckpt["step"]), False
     torch.manual_seed(args.seed)
+    if args.init_onnx:
+        from onnx_import import net_from_onnx  # needs the onnx package, only here
+        try:
+            model = net_from_onnx(args.init_onnx)
+        except (OSError, ValueError) as e:
+            raise SystemExit("--init-onnx: %s" % e)
+        setattr(model, NEEDS_CALIBRATION, True)
+        model.to(device)
+        return model, make_optimizer(model, args.lr, args.l2), 0, True
     model = Net(args.blocks, args.channels, args.wdl).to(device)
     return model, make_optimizer(model, args.lr, args.l2), 0, True
 
@@ -461,7 +481,7 @@ def run_training(args, ddp, device):
         log("distributed: world size %d, backend %s, rank 0 on %s, effective batch %d"
             % (ddp.world, ddp.backend, device, ddp.world * args.batch))
     log("%s %dx%d%s net (%d parameters) at step %d on %s"
-        % ("created" if created else "resumed", net.blocks, net.channels, " WDL" if net.wdl else "",
+        % (("imported %s as a" % args.init_onnx if args.init_onnx else "created") if created else "resumed", net.blocks, net.channels, " WDL" if net.wdl else "",
            count_parameters(net), step, device))
     bad = nonfinite_tensors(net)
     if bad:  # the same checkpoint on every rank, so every rank returns here
@@ -487,6 +507,15 @@ def run_training(args, ddp, device):
     if data is None:
         log("error: " + err)
         return 2
+
+    if getattr(net, NEEDS_CALIBRATION, False):
+        # A network imported from ONNX has identity BNs; give them the statistics of
+        # real positions before training mode starts normalising by batch statistics.
+        from onnx_import import calibrate_batchnorm
+        planes, _, _ = data.dense(np.arange(min(len(data), CALIBRATION_SAMPLES)))
+        calibrate_batchnorm(net, torch.from_numpy(planes).to(device))
+        setattr(net, NEEDS_CALIBRATION, False)
+        log("calibrated the imported network's batch norms on %d samples" % min(len(data), CALIBRATION_SAMPLES))
 
     if ddp.enabled:
         from torch.nn.parallel import DistributedDataParallel

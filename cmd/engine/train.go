@@ -33,7 +33,9 @@ DIR/lock keeps a second loop off the directory. A candidate whose training
 diverged (non-finite loss) or whose outputs are not finite is refused: it is
 never gated, the trainer is rolled back to the last good checkpoint, and the
 loop stops, saying so. The first iteration starts from a random network of
---blocks x --channels.
+--blocks x --channels, or with --init-network from an existing network's
+weights (--init-network '<default>': the embedded one), copied to
+DIR/init.onnx.
 
 Flags:
 `
@@ -53,6 +55,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.Net.Blocks, "blocks", 4, "residual blocks of a new network")
 	fs.IntVar(&c.Net.Channels, "channels", 32, "channels of a new network")
 	fs.BoolVar(&c.Net.WDL, "wdl", false, "a new network's value head predicts win/draw/loss (cross-entropy) instead of a tanh scalar")
+	initNet := fs.String("init-network", "", "start a new run from this ONNX network's weights (its shape replaces --blocks/--channels/--wdl; "+onnx.DefaultNetworkName+" = the embedded one) instead of a random network")
 	fs.IntVar(&c.GateGames, "gate-games", 20, "gating games (0 = always promote)")
 	fs.IntVar(&c.GatePlayouts, "gate-playouts", 100, "gating playouts per move")
 	fs.IntVar(&c.GateSampleMoves, "gate-sample-moves", 15, "each gating player's first moves of a game are drawn in proportion to visits, as in self-play (0 = always the most visited)")
@@ -91,6 +94,14 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine train:", err)
 		return 1
 	}
+	if *initNet != "" {
+		from, err := writeInitNetwork(c.RunDir, *initNet)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine train: --init-network:", err)
+			return 1
+		}
+		c.Net.From = from
+	}
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies, c.Ladder.Workers, c.Ladder.Seed = 400, selfplay.Workers, 1
 	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout}
@@ -101,6 +112,33 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeInitNetwork vets the network a new run starts from (it must load
+// and give finite outputs) and copies it to DIR/init.onnx, so the run
+// directory keeps what it started from; the trainer rebuilds its weights
+// from that copy. A run that has started already keeps its copy: the
+// network only matters before the first iteration.
+func writeInitNetwork(runDir, path string) (string, error) {
+	dst, err := filepath.Abs(filepath.Join(runDir, "init.onnx"))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return dst, nil
+	}
+	net, err := onnx.LoadNetwork(path)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return "", err
+	}
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, net.Model(), 0o644); err != nil {
+		return "", err
+	}
+	return dst, os.Rename(tmp, dst)
 }
 
 // loadBackend loads and vets a network file for the loop: LoadNetwork runs

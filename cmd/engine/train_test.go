@@ -24,14 +24,16 @@ import (
 // stubTrainer is a train.py stand-in run by /bin/sh (--python /bin/sh), so
 // the loop's tests need no PyTorch: it writes a checkpoint and copies
 // $STUB_NET (or, when training, $STUB_TRAINED_NET) to --export; with
-// $STUB_DIVERGE it fails as train.py does on a non-finite loss.
+// $STUB_DIVERGE it fails as train.py does on a non-finite loss. It
+// records an --init-onnx argument in $rundir/init-onnx.
 const stubTrainer = `
-export=""; rundir=""; init=0
+export=""; rundir=""; init=0; from=""
 while [ $# -gt 0 ]; do
-  case "$1" in --export) export="$2"; shift;; --run-dir) rundir="$2"; shift;; --init-only) init=1;; esac
+  case "$1" in --export) export="$2"; shift;; --run-dir) rundir="$2"; shift;; --init-only) init=1;; --init-onnx) from="$2"; shift;; esac
   shift
 done
 mkdir -p "$rundir"
+if [ -n "$from" ]; then echo "$from" > "$rundir/init-onnx"; fi
 if [ $init = 0 ] && [ -n "$STUB_DIVERGE" ]; then
   echo "error: training diverged: non-finite loss nan (policy nan, value nan) at step 5" >&2
   exit 3
@@ -94,6 +96,34 @@ func TestTrainRefusesBadQRatio(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, "state.json"))
 		assert.True(t, os.IsNotExist(err), "nothing started for %s", bad)
 	}
+}
+
+// --init-network starts a run from an existing network: the vetted network
+// is copied into the run directory and the trainer builds its first
+// checkpoint from that copy; a file that is not a network stops it first.
+func TestTrainInitNetwork(t *testing.T) {
+	requireRuntime(t)
+	t.Setenv("STUB_NET", defaultNet(t))
+	dir := t.TempDir()
+	code, _, stderr := engine(t, "", trainArgs(t, dir, 1, "--init-network", onnx.DefaultNetworkName)...)
+	require.Equal(t, 0, code, stderr)
+	copied, err := os.ReadFile(filepath.Join(dir, "init.onnx"))
+	require.NoError(t, err)
+	shipped, err := os.ReadFile(defaultNet(t))
+	require.NoError(t, err)
+	assert.Equal(t, sha256.Sum256(shipped), sha256.Sum256(copied), "the embedded network is the shipped file")
+	arg, err := os.ReadFile(filepath.Join(dir, "trainer", "init-onnx"))
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "init.onnx"), strings.TrimSpace(string(arg)))
+
+	bad := filepath.Join(t.TempDir(), "bad.onnx")
+	require.NoError(t, os.WriteFile(bad, []byte("not a network"), 0o644))
+	dir = t.TempDir()
+	code, _, stderr = engine(t, "", trainArgs(t, dir, 1, "--init-network", bad)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "engine train: --init-network: network "+bad)
+	_, err = os.Stat(filepath.Join(dir, "state.json"))
+	assert.True(t, os.IsNotExist(err), "nothing started")
 }
 
 // A second loop on a locked run directory fails at once, naming the
