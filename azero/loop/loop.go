@@ -35,6 +35,11 @@ type Config struct {
 	Steps, Batch, Window int
 	LR, L2, QRatio       float64
 	Net                  NetShape
+	// InitNetwork, when set, is an ONNX network (vetted by the caller) that
+	// a new run's first network starts from instead of a random one: it is
+	// kept as DIR/init.onnx and given to Trainer.Init as NetShape.From. A
+	// run that has started already ignores it.
+	InitNetwork []byte
 	// Gating: games (0: always promote), playouts per move, random plies
 	// after each opening, and each side's first moves drawn by visits.
 	GateGames, GatePlayouts          int
@@ -86,6 +91,12 @@ func LoadState(path string) (State, error) {
 
 func saveState(path string, st State) error {
 	data, _ := json.MarshalIndent(st, "", "  ")
+	return writeFile(path, data)
+}
+
+// writeFile writes data to path through a temporary file and a rename, so
+// that path is never seen half-written.
+func writeFile(path string, data []byte) error {
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err
@@ -120,7 +131,14 @@ func Run(c *Config) error {
 	}
 	if st.Best == "" {
 		st.Best = filepath.Join("nets", "iter-0000.onnx")
-		if err := c.Trainer.Init(c.path("trainer"), c.Net, c.path(st.Best)); err != nil {
+		shape := c.Net
+		if len(c.InitNetwork) > 0 {
+			shape.From = c.path("init.onnx")
+			if err := writeFile(shape.From, c.InitNetwork); err != nil {
+				return err
+			}
+		}
+		if err := c.Trainer.Init(c.path("trainer"), shape, c.path(st.Best)); err != nil {
 			return err
 		}
 		// The starting weights beside the first network: a refused
@@ -288,10 +306,7 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(to+".tmp", data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(to+".tmp", to)
+	return writeFile(to, data)
 }
 
 func appendLine(path, header, line string) error {

@@ -27,9 +27,11 @@ type stubTrainer struct {
 	diverge bool // Train fails as train.py does on a non-finite loss
 	poison  bool // Train exports a network with NaN outputs
 	fail    error
+	inits   []NetShape
 }
 
 func (s *stubTrainer) Init(dir string, shape NetShape, export string) error {
+	s.inits = append(s.inits, shape)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -150,6 +152,29 @@ func TestLoopRunsIterations(t *testing.T) {
 	assert.FileExists(t, filepath.Join(dir, "ladder.png"))
 	assert.Equal(t, 2, tr.plots)
 	assert.Contains(t, c.Out.(*strings.Builder).String(), "done: best network")
+}
+
+// With InitNetwork a new run keeps the network as DIR/init.onnx and the
+// trainer starts from that file; a resumed run neither rewrites it nor
+// starts again.
+func TestLoopStartsFromInitNetwork(t *testing.T) {
+	tr := &stubTrainer{}
+	c := testConfig(t, tr, 1)
+	c.InitNetwork = []byte("the starting network")
+	require.NoError(t, Run(c))
+	from := filepath.Join(c.RunDir, "init.onnx")
+	require.Equal(t, []NetShape{{Blocks: 1, Channels: 8, From: from}}, tr.inits)
+	data, err := os.ReadFile(from)
+	require.NoError(t, err)
+	assert.Equal(t, "the starting network", string(data))
+
+	c.Iterations = 2
+	c.InitNetwork = []byte("another network")
+	require.NoError(t, Run(c))
+	assert.Len(t, tr.inits, 1, "the trainer was initialised once")
+	data, err = os.ReadFile(from)
+	require.NoError(t, err)
+	assert.Equal(t, "the starting network", string(data))
 }
 
 // A trainer that diverges: the candidate is refused, nothing is gated, the

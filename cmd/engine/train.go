@@ -95,12 +95,13 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *initNet != "" {
-		from, err := writeInitNetwork(c.RunDir, *initNet)
+		// Vetted like any network: it must load and give finite outputs.
+		net, err := onnx.LoadNetwork(*initNet)
 		if err != nil {
 			fmt.Fprintln(stderr, "engine train: --init-network:", err)
 			return 1
 		}
-		c.Net.From = from
+		c.InitNetwork = net.Model()
 	}
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies, c.Ladder.Workers, c.Ladder.Seed = 400, selfplay.Workers, 1
@@ -112,33 +113,6 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// writeInitNetwork vets the network a new run starts from (it must load
-// and give finite outputs) and copies it to DIR/init.onnx, so the run
-// directory keeps what it started from; the trainer rebuilds its weights
-// from that copy. A run that has started already keeps its copy: the
-// network only matters before the first iteration.
-func writeInitNetwork(runDir, path string) (string, error) {
-	dst, err := filepath.Abs(filepath.Join(runDir, "init.onnx"))
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(dst); err == nil {
-		return dst, nil
-	}
-	net, err := onnx.LoadNetwork(path)
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
-		return "", err
-	}
-	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, net.Model(), 0o644); err != nil {
-		return "", err
-	}
-	return dst, os.Rename(tmp, dst)
 }
 
 // loadBackend loads and vets a network file for the loop: LoadNetwork runs
