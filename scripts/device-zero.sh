@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# scripts/device-zero.sh - the zero loop on a borrowed machine with many cores and a GPU (for
+# example a lent 16-core H100 machine that has PyTorch but no Go), for a fixed wall time, then
+# everything needed to measure or resume the run packed into two archives.
+#
+#   scripts/device-zero.sh prepare     # here: build the bundle into BUNDLE (git-ignored)
+#   scripts/device-zero.sh run         # there, from the checkout's root, with BUNDLE beside it
+#
+# prepare builds a cgo `engine` (dynamically linked: it needs glibc 2.34 or newer; the glibc of
+# this machine is copied into BUNDLE/glibc as a fallback for older ones), copies
+# libonnxruntime.so.1 (make ort) and adds BUNDLE to .git/info/exclude, so a tool that ships the
+# working tree can carry it (about 50 MB). run starts `engine train --init-network NETWORK` with
+# one self-play worker per core less two, the trainer on the GPU (train.py --device auto), stops
+# it after DURATION seconds (the loop resumes from its directory) and writes to OUT:
+#   machine.txt      what ran where, the loop's exit status
+#   loop.log         the loop's output
+#   nets.tar.gz      the run directory without its chunks: nets/*.onnx, state.json, gating.csv,
+#                    games.pgn and trainer/checkpoint.pt (resume: unpack, add chunks, same flags)
+#   chunks.tar.gz    the newest CHUNKS chunk files (the replay window a resumed run trains on)
+#
+# Environment (defaults in brackets):
+#   BUNDLE     the carried folder [device-bundle]
+#   OUT        where the results go [/tmp/device-zero]
+#   RUN        the run directory there [/tmp/device-zero-run]
+#   DURATION   wall seconds of the loop [480]
+#   NETWORK    the starting network [<default>: the embedded one]
+#   WORKERS    self-play workers [cores - 2]
+#   GAMES, STEPS  games and training steps per iteration [32 per worker, 60 per 128 games]
+#   CHUNKS     chunk files brought back [64]
+#   RECIPE     the rest of the loop's flags [below]
+set -uo pipefail
+
+die() { echo "device-zero.sh: $*" >&2; exit 2; }
+
+cd "$(dirname "$0")/.." || die "no checkout"
+ROOT=$(pwd)
+BUNDLE=${BUNDLE:-device-bundle}
+B=$ROOT/$BUNDLE
+
+prepare() {
+	mkdir -p "$B/glibc" || die "cannot create $B"
+	local exclude
+	exclude="$(git rev-parse --git-dir)/info/exclude"
+	mkdir -p "$(dirname "$exclude")"
+	grep -qx "/$BUNDLE/" "$exclude" 2>/dev/null || echo "/$BUNDLE/" >>"$exclude"
+	GOEXPERIMENT=${GOEXPERIMENT:-simd} CGO_ENABLED=1 go build -ldflags "-s -w" -o "$B/engine" ./cmd/engine ||
+		die "go build failed"
+	[ -f lib/libonnxruntime.so.1 ] || make ort || die "no lib/libonnxruntime.so.1 (make ort)"
+	cp -L lib/libonnxruntime.so.1 "$B/" || die "cannot copy ONNX Runtime"
+	local l
+	for l in libc.so.6 libm.so.6 libdl.so.2 librt.so.1 libpthread.so.0 libstdc++.so.6 libgcc_s.so.1; do
+		cp -L "$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')" "$B/glibc/" ||
+			die "cannot copy $l"
+	done
+	cp -L /lib64/ld-linux-x86-64.so.2 "$B/glibc/" || die "cannot copy the loader"
+	du -sh "$B"
+	git status --short --ignored "$BUNDLE" | grep -q '^!!' || die "$BUNDLE is not ignored by git"
+}
+
+run() {
+	[ -x "$B/engine" ] || die "no $B/engine: run 'scripts/device-zero.sh prepare' here first"
+	local out=${OUT:-/tmp/device-zero} run=${RUN:-/tmp/device-zero-run} dur=${DURATION:-480}
+	local workers=${WORKERS:-$(($(nproc) - 2))}
+	((workers >= 1)) || workers=1
+	local games=${GAMES:-$((32 * workers))}
+	local steps=${STEPS:-$((games * 60 / 128))}
+	local recipe=${RECIPE:-"--gumbel 16 --playouts 200 --fast-playouts 32 --parallel 16 --max-plies 300 --window 120 --lr 0.01 --gate-games 0 --ladder-every 0 --seed 20"}
+	local py
+	py=$(command -v python3) || die "no python3"
+	mkdir -p "$out" || die "cannot create $out"
+	export PYTHONUNBUFFERED=1
+	# PyTorch 2.6+ loads checkpoints with weights_only=True; the trainer's own are trusted.
+	export TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
+	{
+		date -u
+		echo "cores $(nproc)"
+		nvidia-smi -L
+		ldd --version | head -1
+		"$py" -c 'import torch, onnx; print("torch", torch.__version__, "onnx", onnx.__version__, "cuda", torch.cuda.is_available())'
+	} >"$out/machine.txt" 2>&1
+	local eng=("$B/engine")
+	if ! "$B/engine" version >/dev/null 2>&1; then
+		chmod +x "$B/glibc/ld-linux-x86-64.so.2"
+		eng=("$B/glibc/ld-linux-x86-64.so.2" --library-path "$B/glibc" "$B/engine")
+		echo "the engine needs a newer glibc: using the carried one" >>"$out/machine.txt"
+	fi
+	"${eng[@]}" version >>"$out/machine.txt" 2>&1
+	echo "workers $workers games $games steps $steps duration $dur s: $recipe" >>"$out/machine.txt"
+	cat "$out/machine.txt"
+	# shellcheck disable=SC2086 # RECIPE is a list of flags
+	timeout -k 20 -s INT "$dur" "${eng[@]}" train --run-dir "$run" --init-network "${NETWORK:-<default>}" \
+		--trainer "$ROOT/azero/train" --python "$py" --onnxruntime "$B/libonnxruntime.so.1" \
+		--workers "$workers" --games "$games" --steps "$steps" $recipe >"$out/loop.log" 2>&1
+	echo "loop exit status $? (124: stopped after $dur s)" | tee -a "$out/machine.txt"
+	tail -20 "$out/loop.log"
+	tar -czf "$out/nets.tar.gz" -C "$run" --exclude=./chunks --exclude=./lock --exclude='iter-*.pt' . ||
+		echo "could not pack the run directory"
+	(cd "$run" && ls -t chunks/ 2>/dev/null | head -"${CHUNKS:-64}" | sed 's|^|chunks/|') >"$out/chunks.list"
+	tar -czf "$out/chunks.tar.gz" -C "$run" -T "$out/chunks.list" || echo "could not pack the chunks"
+	ls -la "$out"
+}
+
+case "${1:-}" in
+prepare) prepare ;;
+run) run ;;
+*) die "usage: scripts/device-zero.sh prepare|run" ;;
+esac
