@@ -40,6 +40,15 @@ func (p *Player) SetParams(params Params) {
 	p.s.SetOptions(o)
 }
 
+// SetBatchSize sets the leaves gathered per network run (the UCI option
+// MCTSBatchSize): fewer make each playout see the ones before it, more make
+// the network's runs cheaper.
+func (p *Player) SetBatchSize(n int) {
+	o := p.s.Options()
+	o.BatchSize = n
+	p.s.SetOptions(o)
+}
+
 // SampleMoves makes the player pick each of its first n moves of a game in
 // proportion to the root visits, as self-play does, instead of the most
 // visited. Gating uses it so that two versions of a network do not replay

@@ -80,3 +80,29 @@ func TestPlayerSetParams(t *testing.T) {
 	assert.Equal(t, DefaultParams.CPuct, pl.s.Options().Params.CPuct, "NaN falls back to the default")
 	assert.NotZero(t, pl.Move(board.StartPosition()), "still plays")
 }
+
+// SetBatchSize reaches the player's searcher: one leaf per network run
+// makes a run per evaluated playout, the default batch far fewer.
+func TestPlayerSetBatchSize(t *testing.T) {
+	runs := func(batch int) int64 {
+		net := &Uniform{}
+		pl, err := NewPlayer(net, "p", 64)
+		require.NoError(t, err)
+		defer pl.Close()
+		if batch > 0 {
+			pl.SetBatchSize(batch)
+		}
+		assert.NotZero(t, pl.Move(board.StartPosition()))
+		return net.Batches.Load()
+	}
+	single, def := runs(1), runs(0)
+	assert.GreaterOrEqual(t, single, int64(60), "about one run per playout")
+	assert.Less(t, def*4, single, "batches of up to %d leaves", DefaultOptions.BatchSize)
+	assert.Equal(t, 1, func() int {
+		pl, err := NewPlayer(&Uniform{}, "p", 8)
+		require.NoError(t, err)
+		defer pl.Close()
+		pl.SetBatchSize(0)
+		return pl.s.Options().BatchSize
+	}(), "a batch below 1 is corrected to 1")
+}

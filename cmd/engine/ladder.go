@@ -43,8 +43,13 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&params.CPuct, "cpuct", params.CPuct, "MCTS exploration constant c_init (the UCI option CPuct)")
 	fs.Float64Var(&params.CPuctBase, "cpuct-base", params.CPuctBase, "MCTS exploration growth c_base (CPuctBase)")
 	fs.Float64Var(&params.FPUReduction, "fpu-reduction", params.FPUReduction, "first-play urgency reduction of unvisited moves (FPUReduction)")
+	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "MCTS leaves per network run (MCTSBatchSize)")
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
 		return code
+	}
+	if *batch < 1 || *batch > 256 {
+		fmt.Fprintf(stderr, "engine ladder: --batch must be between 1 and 256 (MCTSBatchSize), got %d\n", *batch)
+		return 2
 	}
 	net, code := loadNetwork(*ortLib, *network, stderr)
 	if net == nil {
@@ -60,6 +65,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 		p, err := azero.NewPlayer(net, "mcts", *playouts)
 		if err == nil {
 			p.SetParams(params)
+			p.SetBatchSize(*batch)
 		}
 		return p, err
 	}, subject, c, func(rung string, s ladder.Score) {

@@ -82,8 +82,13 @@ func TestHelpAndUnknownCommand(t *testing.T) {
 
 	code, out, _ = engine(t, "", "ladder", "--help")
 	assert.Equal(t, 0, code)
-	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction"} {
-		assert.Contains(t, out, flag, "the MCTS player's PUCT constants")
+	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction", "--batch"} {
+		assert.Contains(t, out, flag, "the MCTS player's search options")
+	}
+	if onnx.Supported {
+		code, _, errOut := engine(t, "", "ladder", "--batch", "0")
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut, "--batch must be between 1 and 256")
 	}
 
 	code, _, errOut := engine(t, "", "frobnicate")
