@@ -27,7 +27,8 @@
 #   WORKERS    self-play workers [cores - 2]
 #   GAMES, STEPS  games and training steps per iteration [32 per worker, 60 per 128 games]
 #   CHUNKS     chunk files brought back [64]
-#   RECIPE     the rest of the loop's flags [below]
+#   RECIPE     the rest of the loop's flags [below; --window 3000: train on every game made,
+#              not only the newest files (README, "The replay window")]
 set -uo pipefail
 
 die() { echo "device-zero.sh: $*" >&2; exit 2; }
@@ -64,7 +65,7 @@ run() {
 	((workers >= 1)) || workers=1
 	local games=${GAMES:-$((32 * workers))}
 	local steps=${STEPS:-$((games * 60 / 128))}
-	local recipe=${RECIPE:-"--gumbel 16 --playouts 200 --fast-playouts 32 --parallel 16 --max-plies 300 --window 120 --lr 0.01 --gate-games 0 --ladder-every 0 --seed 20"}
+	local recipe=${RECIPE:-"--gumbel 16 --playouts 200 --fast-playouts 32 --parallel 16 --max-plies 300 --window 3000 --lr 0.01 --gate-games 0 --ladder-every 0 --seed 20"}
 	local py
 	py=$(command -v python3) || die "no python3"
 	mkdir -p "$out" || die "cannot create $out"
