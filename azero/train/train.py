@@ -31,7 +31,9 @@ the L2 term is applied by the optimizer, so the printed "loss" is policy + value
 Data: the newest --window chunk files by (mtime, name), optionally capped to the newest
 --window-samples samples, are held in memory in packed form (chunks.Packed, ~0.2-0.5 KB
 per sample) and minibatches are drawn uniformly at random with replacement, expanded to
-dense tensors per batch.
+dense tensors per batch. --sample-set DIR takes the samples from a sample set instead
+(sampleset.py: a run's chunks packed into a few compressed columns, to carry to a GPU
+machine), its training split capped the same way by --window-samples.
 
 Multi-process data parallel (DistributedDataParallel), launched by torchrun:
 
@@ -77,6 +79,7 @@ Exit codes: 0 ok, 2 no usable chunks / bad arguments, 3 non-finite loss, weights
 
 import argparse
 import json
+import lzma
 import math
 import os
 import signal
@@ -120,6 +123,9 @@ def parse_args(argv):
     ap.add_argument("--chunks", help="self-play chunk directory (*.twfc.gz)")
     ap.add_argument("--window", type=int, default=0, help="use only the newest N chunk files (0 = all)")
     ap.add_argument("--window-samples", type=int, default=0, help="cap on samples kept, newest first (0 = no cap)")
+    ap.add_argument("--sample-set", metavar="DIR",
+                    help="train on a sample set's training split (sampleset.py) instead of --chunks; "
+                         "--window-samples still keeps only its newest samples")
     ap.add_argument("--run-dir", required=True, help="directory holding checkpoint.pt")
     ap.add_argument("--steps", type=int, default=0, help="training steps to do in this invocation")
     ap.add_argument("--batch", type=int, default=256)
@@ -157,6 +163,8 @@ def parse_args(argv):
             ap.error("--%s must be >= 1" % name.replace("_", "-"))
     if not 0 <= args.q_ratio <= 1:  # also refuses NaN
         ap.error("--q-ratio must be in [0, 1]")
+    if args.sample_set and args.chunks:
+        ap.error("give --chunks or --sample-set, not both")
     return args
 
 
@@ -450,8 +458,25 @@ def main(argv=None):
         ddp.close()
 
 
+def load_sample_set(folder, max_samples):
+    """(data, error): a sample set's training split, its newest max_samples (0: all)."""
+    import sampleset
+    try:
+        data = sampleset.load(folder, "train")
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
+        return None, "sample set: %s" % e
+    if max_samples:
+        data = data.tail(max_samples)
+    if len(data) == 0:
+        return None, "no samples in the training split of %s" % folder
+    log("window: %d samples of sample set %s" % (len(data), folder))
+    return data, None
+
+
 def window_for_all_ranks(args, ddp):
     """(data, error) with the same chunk files on every rank; the error is the same on all."""
+    if args.sample_set:  # every rank reads the same files
+        return load_sample_set(args.sample_set, args.window_samples)
     if not ddp.enabled:
         return load_window(args.chunks, args.window, args.window_samples)
     paths, err = ddp.broadcast(select_chunks(args.chunks, args.window) if ddp.main else None)

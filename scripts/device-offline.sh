@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# scripts/device-offline.sh - train networks from scratch on all of a run's games, on a borrowed
+# GPU machine (PyTorch, no Go), several shapes at once, then export and measure them on held-out
+# games. Session 33 made the shipped network this way (README, "Offline training on a GPU").
+#
+#   scripts/device-offline.sh prepare CHUNKS [HOLDOUT]   # here: pack CHUNKS into BUNDLE/set
+#   scripts/device-offline.sh run                         # there, from the checkout's root
+#
+# prepare packs every sample of the chunk directory CHUNKS into a sample set
+# (azero/train/sampleset.py; z31's 1.05M samples take 43 MB, under the 64 MiB a lent machine's
+# call carries), the newest HOLDOUT chunk files [24] held out, and adds BUNDLE to
+# .git/info/exclude. run trains each of SHAPES in its own process on the one GPU, in three
+# segments: STEPS1 and STEPS2 steps at LR, then STEPS3 at LR3 (SGD's learning-rate drop), each
+# segment also ended by a wall-clock deadline (E1, E2, E3 seconds after the start) so the whole
+# run fits its lease; it exports every segment's checkpoint and writes to OUT:
+#   eval.txt       held-out policy loss and value error of every checkpoint (evaluate.py), and
+#                  the same on the training split's newest samples (the overfitting gap)
+#   NAME.tar.gz    per shape: the trainer's log and NAME-c1/c2/c3.onnx (fewer if over 16 MB)
+#   log.txt        the machine and the timings
+#
+# Environment (defaults in brackets):
+#   BUNDLE   the carried folder, in the checkout or absolute [device-bundle]; OUT [/tmp/device-offline]; RUN [/tmp/device-offline-run]
+#   SHAPES   comma-separated "NAME train.py-flags" [n4x32, n4x64, n6x64, n6x64w (WDL), n6x96, n8x128]
+#   STEPS1 STEPS2 STEPS3 [4000 4000 2000]  LR LR3 [0.02 0.002]  BATCH [1024]
+#   E1 E2 E3 [210 350 430]  DEVICE [cuda]  PYTHON [python3]
+set -uo pipefail
+
+die() { echo "device-offline.sh: $*" >&2; exit 2; }
+
+cd "$(dirname "$0")/.." || die "no checkout"
+case ${BUNDLE:=device-bundle} in
+/*) B=$BUNDLE ;;
+*) B=$(pwd)/$BUNDLE ;;
+esac
+PY=${PYTHON:-python3}
+
+prepare() {
+	local chunks=${1:-} holdout=${2:-24}
+	[ -d "$chunks" ] || die "usage: scripts/device-offline.sh prepare CHUNK-DIR [HOLDOUT]"
+	mkdir -p "$B" || die "cannot create $B"
+	if [ "${BUNDLE#/}" = "$BUNDLE" ]; then # inside the checkout: keep it out of git
+		local exclude
+		exclude="$(git rev-parse --git-dir)/info/exclude"
+		grep -qx "/$BUNDLE/" "$exclude" 2>/dev/null || echo "/$BUNDLE/" >>"$exclude"
+	fi
+	"$PY" azero/train/sampleset.py --chunks "$chunks" --out "$B/set" --holdout "$holdout" || die "packing failed"
+	du -sh "$B/set"
+}
+
+# shape NAME T0 FLAGS...: three segments, then an export of each segment's checkpoint.
+shape() {
+	local name=$1 t0=$2
+	shift 2
+	local dir=$RUN/$name
+	mkdir -p "$dir"
+	local tr=("$PY" azero/train/train.py --sample-set "$B/set" --run-dir "$dir" --batch "${BATCH:-1024}"
+		--device "${DEVICE:-cuda}" --threads 2 --log-every 500 --checkpoint-every 500 --seed 33 "$@")
+	local seg steps lr deadline
+	for seg in 1 2 3; do
+		case $seg in
+		1) steps=${STEPS1:-4000} lr=${LR:-0.02} deadline=${E1:-210} ;;
+		2) steps=${STEPS2:-4000} lr=${LR:-0.02} deadline=${E2:-350} ;;
+		3) steps=${STEPS3:-2000} lr=${LR3:-0.002} deadline=${E3:-430} ;;
+		esac
+		local left=$((t0 + deadline - $(date +%s)))
+		((left < 5)) && left=5
+		# SIGTERM: the trainer finishes its step and saves the checkpoint (no export).
+		timeout -s TERM -k 30 "$left" "${tr[@]}" --steps "$steps" --lr "$lr" >>"$dir/log" 2>&1
+		cp "$dir/checkpoint.pt" "$dir/c$seg.pt" || return
+		"$PY" azero/train/export.py --checkpoint "$dir/c$seg.pt" --out "$dir/$name-c$seg.onnx" >>"$dir/log" 2>&1
+	done
+}
+
+run() {
+	[ -d "$B/set" ] || die "no $B/set: run 'scripts/device-offline.sh prepare CHUNKS' here first"
+	OUT=${OUT:-/tmp/device-offline}
+	RUN=${RUN:-/tmp/device-offline-run}
+	mkdir -p "$OUT" "$RUN" || die "cannot create $OUT or $RUN"
+	export PYTHONUNBUFFERED=1
+	# PyTorch 2.6+ loads checkpoints with weights_only=True; the trainer's own are trusted.
+	export TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
+	local t0
+	t0=$(date +%s)
+	{
+		date -u
+		echo "cores $(nproc)"
+		nvidia-smi -L
+		"$PY" -c 'import torch, onnx; print("torch", torch.__version__, "onnx", onnx.__version__, "cuda", torch.cuda.is_available())'
+		cat "$B/set/meta.json"
+	} >"$OUT/log.txt" 2>&1
+	local configs=("n4x32 --blocks 4 --channels 32" "n4x64 --blocks 4 --channels 64" "n6x64 --blocks 6 --channels 64"
+		"n6x64w --blocks 6 --channels 64 --wdl" "n6x96 --blocks 6 --channels 96" "n8x128 --blocks 8 --channels 128")
+	[ -n "${SHAPES:-}" ] && IFS=, read -ra configs <<<"$SHAPES"
+	local c name
+	for c in "${configs[@]}"; do
+		read -ra c <<<"$c"
+		shape "${c[0]}" "$t0" "${c[@]:1}" &
+	done
+	wait
+	echo "training done after $(($(date +%s) - t0)) s" >>"$OUT/log.txt"
+	local ckpts=("$RUN"/*/c?.pt)
+	"$PY" azero/train/evaluate.py --sample-set "$B/set" --device "${DEVICE:-cuda}" "${ckpts[@]}" >"$OUT/eval.txt" 2>&1
+	"$PY" azero/train/evaluate.py --sample-set "$B/set" --split train --last 7000 --device "${DEVICE:-cuda}" \
+		"${ckpts[@]}" >>"$OUT/eval.txt" 2>&1
+	for c in "$RUN"/*/; do
+		name=$(basename "$c")
+		local files=(log "$name-c3.onnx" "$name-c2.onnx" "$name-c1.onnx") n
+		# at most 16 MB a file comes back: drop the earlier segments' networks first
+		for n in 4 3 2; do
+			tar -czf "$OUT/$name.tar.gz" -C "$c" "${files[@]:0:n}" 2>/dev/null
+			(($(stat -c %s "$OUT/$name.tar.gz") <= 16000000)) && break
+		done
+	done
+	echo "all done after $(($(date +%s) - t0)) s" >>"$OUT/log.txt"
+	grep -v -i warn "$OUT/eval.txt"
+	cat "$OUT/log.txt"
+	ls -la "$OUT"
+}
+
+case "${1:-}" in
+prepare) prepare "${@:2}" ;;
+run) run ;;
+*) die "usage: scripts/device-offline.sh prepare CHUNKS [HOLDOUT] | run" ;;
+esac
