@@ -9,20 +9,22 @@
 # prepare packs every sample of the chunk directory CHUNKS into a sample set
 # (azero/train/sampleset.py; z31's 1.05M samples take 43 MB, under the 64 MiB a lent machine's
 # call carries), the newest HOLDOUT chunk files [24] held out, and adds BUNDLE to
-# .git/info/exclude. run trains each of SHAPES in its own process on the one GPU, in three
-# segments: STEPS1 and STEPS2 steps at LR, then STEPS3 at LR3 (SGD's learning-rate drop), each
-# segment also ended by a wall-clock deadline (E1, E2, E3 seconds after the start) so the whole
-# run fits its lease; it exports every segment's checkpoint and writes to OUT:
+# .git/info/exclude. run trains each of SHAPES in its own process on the one GPU, in four
+# segments: STEPS1 and STEPS2 steps at LR over every sample, STEPS3 at LR3 (SGD's learning-rate
+# drop), then STEPS4 at LR4 on the newest RECENT samples only (the games of the strongest
+# networks; 0 steps skips a segment), each also ended by a wall-clock deadline (E1..E4 seconds
+# after the start) so the whole run fits its lease; it exports every segment's checkpoint
+# (NAME-cN.onnx) and writes to OUT:
 #   eval.txt       held-out policy loss and value error of every checkpoint (evaluate.py), and
 #                  the same on the training split's newest samples (the overfitting gap)
-#   NAME.tar.gz    per shape: the trainer's log and NAME-c1/c2/c3.onnx (fewer if over 16 MB)
+#   NAME.tar.gz    per shape: the trainer's log and NAME-c1..c4.onnx (the latest only if over 16 MB)
 #   log.txt        the machine and the timings
 #
 # Environment (defaults in brackets):
 #   BUNDLE   the carried folder, in the checkout or absolute [device-bundle]; OUT [/tmp/device-offline]; RUN [/tmp/device-offline-run]
 #   SHAPES   comma-separated "NAME train.py-flags" [n4x32, n4x64, n6x64, n6x64w (WDL), n6x96, n8x128]
-#   STEPS1 STEPS2 STEPS3 [4000 4000 2000]  LR LR3 [0.02 0.002]  BATCH [1024]
-#   E1 E2 E3 [210 350 430]  DEVICE [cuda]  PYTHON [python3]
+#   STEPS1 STEPS2 STEPS3 STEPS4 [4000 4000 2000 800]  LR LR3 LR4 [0.02 0.002 0.003]  RECENT [400000]
+#   BATCH [1024]  E1 E2 E3 E4 [210 350 430 480]  DEVICE [cuda]  PYTHON [python3]
 set -uo pipefail
 
 die() { echo "device-offline.sh: $*" >&2; exit 2; }
@@ -55,17 +57,20 @@ shape() {
 	mkdir -p "$dir"
 	local tr=("$PY" azero/train/train.py --sample-set "$B/set" --run-dir "$dir" --batch "${BATCH:-1024}"
 		--device "${DEVICE:-cuda}" --threads 2 --log-every 500 --checkpoint-every 500 --seed 33 "$@")
-	local seg steps lr deadline
-	for seg in 1 2 3; do
+	local seg steps lr deadline recent
+	for seg in 1 2 3 4; do
+		recent=0
 		case $seg in
 		1) steps=${STEPS1:-4000} lr=${LR:-0.02} deadline=${E1:-210} ;;
 		2) steps=${STEPS2:-4000} lr=${LR:-0.02} deadline=${E2:-350} ;;
 		3) steps=${STEPS3:-2000} lr=${LR3:-0.002} deadline=${E3:-430} ;;
+		4) steps=${STEPS4:-800} lr=${LR4:-0.003} deadline=${E4:-480} recent=${RECENT:-400000} ;;
 		esac
+		((steps > 0)) || continue
 		local left=$((t0 + deadline - $(date +%s)))
 		((left < 5)) && left=5
 		# SIGTERM: the trainer finishes its step and saves the checkpoint (no export).
-		timeout -s TERM -k 30 "$left" "${tr[@]}" --steps "$steps" --lr "$lr" >>"$dir/log" 2>&1
+		timeout -s TERM -k 30 "$left" "${tr[@]}" --steps "$steps" --lr "$lr" --window-samples "$recent" >>"$dir/log" 2>&1
 		cp "$dir/checkpoint.pt" "$dir/c$seg.pt" || return
 		"$PY" azero/train/export.py --checkpoint "$dir/c$seg.pt" --out "$dir/$name-c$seg.onnx" >>"$dir/log" 2>&1
 	done
@@ -104,9 +109,10 @@ run() {
 		"${ckpts[@]}" >>"$OUT/eval.txt" 2>&1
 	for c in "$RUN"/*/; do
 		name=$(basename "$c")
-		local files=(log "$name-c3.onnx" "$name-c2.onnx" "$name-c1.onnx") n
+		local files=(log) n
+		for n in 4 3 2 1; do [ -f "$c/$name-c$n.onnx" ] && files+=("$name-c$n.onnx"); done
 		# at most 16 MB a file comes back: drop the earlier segments' networks first
-		for n in 4 3 2; do
+		for ((n = ${#files[@]}; n >= 2; n--)); do
 			tar -czf "$OUT/$name.tar.gz" -C "$c" "${files[@]:0:n}" 2>/dev/null
 			(($(stat -c %s "$OUT/$name.tar.gz") <= 16000000)) && break
 		done

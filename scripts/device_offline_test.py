@@ -38,7 +38,7 @@ class TestDeviceOffline(unittest.TestCase):
             chunks.write_chunk(os.path.join(src, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(50)])
         env = dict(os.environ, BUNDLE=os.path.join(self.dir, "bundle"), PYTHON=sys.executable, DEVICE="cpu",
                    OUT=os.path.join(self.dir, "out"), RUN=os.path.join(self.dir, "run"), BATCH="16",
-                   STEPS1="2", STEPS2="2", STEPS3="2", SHAPES="tiny --blocks 1 --channels 8",
+                   STEPS1="2", STEPS2="2", STEPS3="2", STEPS4="2", RECENT="60", SHAPES="tiny --blocks 1 --channels 8",
                    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
         r = subprocess.run(["bash", SCRIPT, "prepare", src, "1"], env=env, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -47,12 +47,14 @@ class TestDeviceOffline(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(env["OUT"], "eval.txt")) as f:
             lines = [l for l in f if "samples: policy" in l]
-        self.assertEqual(sum("hold split, 50 samples" in l for l in lines), 3, lines)
-        self.assertEqual(sum("train split, 150 samples" in l for l in lines), 3, lines)
+        self.assertEqual(sum("hold split, 50 samples" in l for l in lines), 4, lines)
+        self.assertEqual(sum("train split, 150 samples" in l for l in lines), 4, lines)
         with tarfile.open(os.path.join(env["OUT"], "tiny.tar.gz")) as t:
-            self.assertEqual(sorted(t.getnames()), ["log", "tiny-c1.onnx", "tiny-c2.onnx", "tiny-c3.onnx"])
+            self.assertEqual(sorted(t.getnames()), ["log"] + ["tiny-c%d.onnx" % n for n in (1, 2, 3, 4)])
         with open(os.path.join(env["RUN"], "tiny", "log")) as f:
-            self.assertIn("saved", f.read())
+            log = f.read()
+        self.assertIn("window: 150 samples of sample set", log)
+        self.assertIn("window: 60 samples of sample set", log)  # the last segment: newest only
 
     def test_usage(self):
         r = subprocess.run(["bash", SCRIPT, "prepare", os.path.join(self.dir, "none")], capture_output=True, text=True)
