@@ -12,6 +12,7 @@ not search better). The loss is the trainer's, so numbers compare with its log.
 
 import argparse
 import json
+import lzma
 import sys
 
 import numpy as np
@@ -59,7 +60,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         data = sampleset.load(args.sample_set, args.split)
-    except (OSError, ValueError, EOFError) as e:
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
         print("evaluate: %s" % e, file=sys.stderr)
         return 2
     if args.last:
