@@ -73,7 +73,7 @@ func TestPlayerSetParams(t *testing.T) {
 	require.NoError(t, err)
 	defer pl.Close()
 	assert.Equal(t, DefaultParams, pl.s.Options().Params)
-	want := Params{CPuct: 2, CPuctBase: 500, FPUReduction: 0.5}
+	want := Params{CPuct: 2, CPuctBase: 500, FPUReduction: 0.5, PolicyTemp: 1.5}
 	pl.SetParams(want)
 	assert.Equal(t, want, pl.s.Options().Params)
 	pl.SetParams(Params{CPuct: math.NaN(), CPuctBase: 500, FPUReduction: 0.5})

@@ -79,12 +79,13 @@ func TestParamsAreSanitized(t *testing.T) {
 		in, want Params
 	}{
 		{d, d},
-		{Params{nan, nan, nan}, d},
-		{Params{inf, inf, inf}, d},
-		{Params{-inf, -inf, -inf}, d},
-		{Params{-1, 0, -50}, Params{0, 1, -10}},
-		{Params{1e300, 1e300, 1e300}, Params{maxCPuct, maxCPuctBase, maxFPUReduction}},
-		{Params{2.5, 100, 0}, Params{2.5, 100, 0}},
+		{Params{nan, nan, nan, nan}, d},
+		{Params{inf, inf, inf, inf}, d},
+		{Params{-inf, -inf, -inf, -inf}, d},
+		{Params{-1, 0, -50, -1}, Params{0, 1, -10, minPolicyTemp}},
+		{Params{1e300, 1e300, 1e300, 1e300}, Params{maxCPuct, maxCPuctBase, maxFPUReduction, maxPolicyTemp}},
+		{Params{2.5, 100, 0, 1.5}, Params{2.5, 100, 0, 1.5}},
+		{Params{2.5, 100, 0, 0}, Params{2.5, 100, 0, d.PolicyTemp}}, // 0 is "unset"
 	} {
 		assert.Equal(t, c.want, c.in.sanitized(), "%+v", c.in)
 	}
@@ -95,13 +96,15 @@ func TestParamsAreSanitized(t *testing.T) {
 // score was NaN, no child was chosen, and pick called itself for ever.
 func TestSearchSurvivesNonFiniteParams(t *testing.T) {
 	for _, p := range []Params{
-		{nan, d.CPuctBase, d.FPUReduction},
-		{d.CPuct, nan, d.FPUReduction},
-		{d.CPuct, d.CPuctBase, nan},
-		{inf, d.CPuctBase, d.FPUReduction},
-		{d.CPuct, inf, d.FPUReduction},
-		{d.CPuct, d.CPuctBase, -inf},
-		{d.CPuct, 0, d.FPUReduction},
+		{nan, d.CPuctBase, d.FPUReduction, d.PolicyTemp},
+		{d.CPuct, nan, d.FPUReduction, d.PolicyTemp},
+		{d.CPuct, d.CPuctBase, nan, d.PolicyTemp},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, nan},
+		{inf, d.CPuctBase, d.FPUReduction, d.PolicyTemp},
+		{d.CPuct, inf, d.FPUReduction, d.PolicyTemp},
+		{d.CPuct, d.CPuctBase, -inf, d.PolicyTemp},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, inf},
+		{d.CPuct, 0, d.FPUReduction, d.PolicyTemp},
 	} {
 		for _, threads := range []int{1, 2} {
 			o := opts(threads, 8)
@@ -122,7 +125,7 @@ var d = DefaultParams
 // pick itself, given a tree whose constants were never sanitized, still
 // chooses a child, for any constants and with searchmoves excluding all.
 func TestPickAlwaysChoosesAChild(t *testing.T) {
-	for _, p := range []Params{{nan, nan, nan}, {inf, 0, -inf}, {-inf, -1, inf}} {
+	for _, p := range []Params{{nan, nan, nan, nan}, {inf, 0, -inf, 0}, {-inf, -1, inf, inf}} {
 		s := newUniform(opts(1, 4))
 		pos := board.StartPosition()
 		s.Search(pos, timeman.Limits{Nodes: 50}, nil)
@@ -303,4 +306,29 @@ func TestRamLimitDefaultsAndDropsABigTree(t *testing.T) {
 	o.RamLimitMB = 1 // one page, 16384 nodes
 	s.SetOptions(o)
 	assert.Nil(t, s.tree, "a tree over the new budget is not kept")
+}
+
+// PolicyTemp divides the logits before the softmax: at 2 two moves whose
+// logits differ by 2 keep priors e apart rather than e² apart, and the
+// priors still sum to 1.
+func TestPolicyTemperature(t *testing.T) {
+	pos := board.StartPosition()
+	for _, temp := range []float64{0.5, 1, 2} {
+		p := DefaultParams
+		p.PolicyTemp = temp
+		tr := newTree(pos, p)
+		var ml movegen.MoveList
+		tr.expand(root, pos, &ml)
+		logits := make([]float32, PolicySize)
+		kids := tr.children(root)
+		logits[moveIndex(board.White, kids[0].move)] = 2
+		tr.setPriors(root, board.White, logits)
+		kids = tr.children(root)
+		sum := float32(0)
+		for _, c := range kids {
+			sum += c.prior
+		}
+		assert.InDelta(t, 1, sum, 1e-5, "temperature %g", temp)
+		assert.InDelta(t, math.Exp(2/temp), float64(kids[0].prior/kids[1].prior), 1e-3, "temperature %g", temp)
+	}
 }

@@ -191,7 +191,8 @@ func (s *Searcher) SetOptions(o Options) {
 	if o.RamLimitMB < 1 {
 		o.RamLimitMB = DefaultOptions.RamLimitMB
 	}
-	if s.cache == nil || o.CacheSize != s.opts.CacheSize {
+	// The cache holds priors already softmaxed at the old temperature.
+	if s.cache == nil || o.CacheSize != s.opts.CacheSize || o.Params.PolicyTemp != s.opts.Params.PolicyTemp {
 		s.cache = newCache(o.CacheSize)
 	}
 	if o.Params != s.opts.Params {

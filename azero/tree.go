@@ -58,10 +58,11 @@ type Params struct {
 	CPuct        float64 // c_init of AlphaZero's growing exploration constant
 	CPuctBase    float64 // c_base: exploration grows as log((N+c_base+1)/c_base)
 	FPUReduction float64 // unvisited children start at parent Q - this*sqrt(visited policy)
+	PolicyTemp   float64 // priors are softmax(logit / this); above 1 flattens them (Lc0's PolicyTemperature); 0 = 1
 }
 
 // DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU.
-var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3}
+var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3, PolicyTemp: 1}
 
 // The ranges Params are held to. Outside them the PUCT score stops being a
 // number: a CPuctBase of 0 divides by zero, a NaN or infinite constant makes
@@ -72,6 +73,7 @@ const (
 	minCPuct, maxCPuct               = 0, 1e4
 	minCPuctBase, maxCPuctBase       = 1, 1e12
 	minFPUReduction, maxFPUReduction = -10, 10
+	minPolicyTemp, maxPolicyTemp     = 0.01, 100
 )
 
 // sanitized returns p with each non-finite constant replaced by its default
@@ -84,10 +86,17 @@ func (p Params) sanitized() Params {
 		}
 		return min(max(x, lo), hi)
 	}
+	// A temperature of 0 is the zero value (a Params written before the
+	// field existed), not a request for argmax priors.
+	temp := p.PolicyTemp
+	if temp == 0 {
+		temp = DefaultParams.PolicyTemp
+	}
 	return Params{
 		CPuct:        fix(p.CPuct, minCPuct, maxCPuct, DefaultParams.CPuct),
 		CPuctBase:    fix(p.CPuctBase, minCPuctBase, maxCPuctBase, DefaultParams.CPuctBase),
 		FPUReduction: fix(p.FPUReduction, minFPUReduction, maxFPUReduction, DefaultParams.FPUReduction),
+		PolicyTemp:   fix(temp, minPolicyTemp, maxPolicyTemp, DefaultParams.PolicyTemp),
 	}
 }
 
@@ -249,7 +258,7 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 }
 
 // setPriors turns the network's logits into the children's priors (a
-// softmax over the legal moves) and marks the node expanded. A NaN or
+// softmax of logit/PolicyTemp over the legal moves) and marks the node expanded. A NaN or
 // infinite logit among the legal moves makes the softmax meaningless (an
 // infinity minus itself is NaN), so such a node gets uniform priors: the
 // search then still works, on its values and its visits alone.
@@ -265,8 +274,9 @@ func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	}
 	var sum float32
 	if finite {
+		invTemp := float32(1 / t.params.PolicyTemp)
 		for i := range children {
-			children[i].prior = float32(math.Exp(float64(children[i].prior - maxLogit)))
+			children[i].prior = float32(math.Exp(float64((children[i].prior - maxLogit) * invTemp)))
 			sum += children[i].prior
 		}
 	}

@@ -191,6 +191,12 @@ func mctsOptionList() []*option {
 			e.setMCTSOptions()
 			return err
 		}},
+		{name: "PolicyTemperature", kind: "string", def: strconv.FormatFloat(d.Params.PolicyTemp, 'g', -1, 64), apply: func(e *Engine, v string) error {
+			x, err := floatOption("PolicyTemperature", v, 0.1, 10)
+			e.mcts.opts.Params.PolicyTemp = pick(err, x, e.mcts.opts.Params.PolicyTemp)
+			e.setMCTSOptions()
+			return err
+		}},
 		{name: "MCTSBatchSize", kind: "spin", def: strconv.Itoa(d.BatchSize), min: 1, max: 256, apply: func(e *Engine, v string) error {
 			e.mcts.opts.BatchSize = atoi(v)
 			e.setMCTSOptions()

@@ -193,7 +193,7 @@ func TestFloatOptionRefusesNonFinite(t *testing.T) {
 func TestMCTSNonFiniteOptionsAreRefusedAndSearchStillWorks(t *testing.T) {
 	ortOrSkip(t)
 	var bad []string
-	for _, name := range []string{"CPuct", "CPuctBase", "FPUReduction"} {
+	for _, name := range []string{"CPuct", "CPuctBase", "FPUReduction", "PolicyTemperature"} {
 		for _, v := range []string{"NaN", "inf", "-inf"} {
 			bad = append(bad, "setoption name "+name+" value "+v)
 		}

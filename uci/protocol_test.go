@@ -46,6 +46,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name CPuct type string default 1.25",
 		"option name CPuctBase type string default 19652",
 		"option name FPUReduction type string default 0.3",
+		"option name PolicyTemperature type string default 1",
 		"option name MCTSBatchSize type spin default 16 min 1 max 256",
 		"option name NNCacheSize type spin default 200000 min 0 max 50000000",
 		"option name RamLimitMb type spin default 1024 min 1 max 65536",
@@ -55,7 +56,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 	if !onnx.Supported {
 		// An AlphaBeta-only build (CGO_ENABLED=0): Search offers AlphaBeta
 		// alone and the MCTS options are left out.
-		mctsOnly := regexp.MustCompile(`^option name (NetworkFile|OnnxRuntimeLib|CPuct|CPuctBase|FPUReduction|MCTSBatchSize|NNCacheSize|RamLimitMb) `)
+		mctsOnly := regexp.MustCompile(`^option name (NetworkFile|OnnxRuntimeLib|CPuct|CPuctBase|FPUReduction|PolicyTemperature|MCTSBatchSize|NNCacheSize|RamLimitMb) `)
 		want = slices.DeleteFunc(want, mctsOnly.MatchString)
 		want[slices.Index(want, "option name Search type combo default AlphaBeta var AlphaBeta var MCTS")] = "option name Search type combo default AlphaBeta var AlphaBeta"
 	}

@@ -43,6 +43,7 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&params.CPuct, "cpuct", params.CPuct, "MCTS exploration constant c_init (the UCI option CPuct)")
 	fs.Float64Var(&params.CPuctBase, "cpuct-base", params.CPuctBase, "MCTS exploration growth c_base (CPuctBase)")
 	fs.Float64Var(&params.FPUReduction, "fpu-reduction", params.FPUReduction, "first-play urgency reduction of unvisited moves (FPUReduction)")
+	fs.Float64Var(&params.PolicyTemp, "policy-temp", params.PolicyTemp, "softmax temperature of the network's policy (PolicyTemperature)")
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "MCTS leaves per network run (MCTSBatchSize)")
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
 		return code

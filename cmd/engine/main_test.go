@@ -82,7 +82,7 @@ func TestHelpAndUnknownCommand(t *testing.T) {
 
 	code, out, _ = engine(t, "", "ladder", "--help")
 	assert.Equal(t, 0, code)
-	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction", "--batch"} {
+	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction", "--policy-temp", "--batch"} {
 		assert.Contains(t, out, flag, "the MCTS player's search options")
 	}
 	if onnx.Supported {
