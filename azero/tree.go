@@ -258,10 +258,10 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 }
 
 // setPriors turns the network's logits into the children's priors (a
-// softmax of logit/PolicyTemp over the legal moves) and marks the node expanded. A NaN or
-// infinite logit among the legal moves makes the softmax meaningless (an
-// infinity minus itself is NaN), so such a node gets uniform priors: the
-// search then still works, on its values and its visits alone.
+// softmax of logit/PolicyTemp over the legal moves) and marks the node
+// expanded. A NaN or infinite logit among the legal moves makes the softmax
+// meaningless (an infinity minus itself is NaN), so such a node gets uniform
+// priors: the search then still works, on its values and its visits alone.
 func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	nd := t.at(idx)
 	children := t.nodes.span(nd.first, nd.count)
