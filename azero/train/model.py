@@ -72,6 +72,11 @@ class Net(nn.Module):
 
         self._init_heads()
 
+    @property
+    def shape(self):
+        """"BxC", or "BxC wdl": how logs and reports name the architecture."""
+        return "%dx%d%s" % (self.blocks, self.channels, " wdl" if self.wdl else "")
+
     def _init_heads(self):
         # The final layers start small (but nonzero) so an untrained net gives a
         # near-uniform policy and a value near 0 -- sensible priors for the first
@@ -120,6 +125,34 @@ class Inference(nn.Module):
     def forward(self, planes):
         policy, v = self.net(planes)
         return policy, expected_value(self.net.wdl, v)
+
+
+class Ensemble(nn.Module):
+    """Several Nets (any shapes) as one network: the mean of their policy logits and of
+    their scalar values. Trained on the same games from different starts or in different
+    shapes, their errors differ, so the mean predicts better than any one of them (the
+    ensembles in the README's model card). It has no value head of its own: its forward
+    already returns the scalar value in [-1, 1] (wdl False), so Inference passes it on.
+
+    It is an export-time object: train.py trains one Net; export.py --members joins Nets
+    exported before, and onnx_import.members_from_onnx takes such a graph apart again."""
+
+    wdl = False
+
+    def __init__(self, members):
+        super().__init__()
+        if len(members) < 2:
+            raise ValueError("an ensemble needs at least two networks, got %d" % len(members))
+        self.members = nn.ModuleList(Inference(m) for m in members)
+
+    @property
+    def shape(self):
+        return "ensemble of " + " + ".join(m.net.shape for m in self.members)
+
+    def forward(self, planes):
+        outs = [m(planes) for m in self.members]
+        n = len(outs)
+        return sum(p for p, _ in outs) / n, sum(v for _, v in outs) / n
 
 
 def count_parameters(model):

@@ -15,12 +15,17 @@ training run calls calibrate_batchnorm with real samples first: it sets each BN'
 running statistics to the batch statistics of its input and its scale and shift to undo
 them, which leaves the eval-mode function unchanged and makes the training-mode one
 match it (train.py's --init-onnx does both; its checkpoint records that the calibration
-is still to do). Only net_from_onnx needs the onnx package (Debian's python3-onnx).
+is still to do). Only the functions reading ONNX need the onnx package (Debian's
+python3-onnx).
+
+An ensemble (export.py --members) is several such networks in one graph, run one after
+the other: members_from_onnx returns each as a Net, network_from_onnx the Ensemble that
+evaluate.py measures; net_from_onnx, whose callers train one network, refuses it.
 """
 
 import torch
 
-from model import Net
+from model import IN_PLANES, Ensemble, Net
 
 
 def _conv_pairs(net):
@@ -34,7 +39,24 @@ def _conv_pairs(net):
 
 def net_from_onnx(path):
     """A Net (eval mode) computing the ONNX file's function; ValueError if the graph is
-    not one of export.py's."""
+    not one of export.py's, or is an ensemble (export.py --members) of several."""
+    nets = members_from_onnx(path)
+    if len(nets) > 1:
+        raise ValueError("%s: an ensemble of %d networks (%s), not one network; "
+                         "start from one of the files it was joined from"
+                         % (path, len(nets), ", ".join(n.shape for n in nets)))
+    return nets[0]
+
+
+def network_from_onnx(path):
+    """What the ONNX file computes, in eval mode: a Net, or an Ensemble of them."""
+    nets = members_from_onnx(path)
+    return nets[0] if len(nets) == 1 else Ensemble(nets).eval()
+
+
+def members_from_onnx(path):
+    """The Nets (eval mode) of an ONNX file export.py wrote: one, or an ensemble's
+    members in order. ValueError if the graph is not one of export.py's."""
     import onnx
     from onnx import numpy_helper
 
@@ -51,8 +73,22 @@ def net_from_onnx(path):
         b = inits[node.input[2]] if len(node.input) > 2 and node.input[2] in inits else None
         layers[node.op_type].append((w, b))
     convs, linears = layers["Conv"], layers["Gemm"]
-    # input conv, 2 per block, policy conv, policy out, value conv; value fc1, fc2
-    if len(convs) < 4 or (len(convs) - 4) % 2 or len(linears) != 2 or any(b is None for _, b in linears):
+    # Members run one after the other, each starting with its input convolution (the
+    # only one reading the 19 input planes) and ending with two dense layers.
+    starts = [i for i, (w, _) in enumerate(convs) if w.ndim == 4 and w.shape[1] == IN_PLANES]
+    if not starts or starts[0] != 0 or len(linears) != 2 * len(starts):
+        raise ValueError("%s: %d convolutions and %d dense layers; not a network export.py wrote"
+                         % (path, len(convs), len(linears)))
+    bounds = starts + [len(convs)]
+    return [_net_from_layers(path, convs[lo:hi], linears[2 * i:2 * i + 2])
+            for i, (lo, hi) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def _net_from_layers(path, convs, linears):
+    """A Net from one member's (weight, bias) pairs: its convolutions in graph order
+    (input conv, 2 per block, policy conv, policy out, value conv) and its two dense
+    layers (value fc1, fc2)."""
+    if len(convs) < 4 or (len(convs) - 4) % 2 or any(b is None for _, b in linears):
         raise ValueError("%s: %d convolutions and %d dense layers; not a network export.py wrote"
                          % (path, len(convs), len(linears)))
     blocks, channels = (len(convs) - 4) // 2, convs[0][0].shape[0]
