@@ -130,8 +130,9 @@ class Inference(nn.Module):
 class Ensemble(nn.Module):
     """Several Nets (any shapes) as one network: the mean of their policy logits and of
     their scalar values. Trained on the same games from different starts or in different
-    shapes, their errors differ, so the mean predicts better than any one of them (the
-    ensembles in the README's model card). It has no value head of its own: its forward
+    shapes, their errors differ, so the mean fits held-out games better than any one of
+    them (session 35's table in the README, which also shows it did not play better
+    there). It has no value head of its own: its forward
     already returns the scalar value in [-1, 1] (wdl False), so Inference passes it on.
 
     It is an export-time object: train.py trains one Net; export.py --members joins Nets
