@@ -244,6 +244,30 @@ def read_chunk(path):
     return read_chunk_packed(path).dense()
 
 
+def read_chunks(paths, warn, max_samples=0):
+    """Read the chunk files paths (oldest first) into one Packed, oldest sample first.
+
+    A bad or vanished file is skipped with warn("warning: skipping chunk: ...") rather than
+    ending a long job. max_samples > 0 keeps only the newest that many samples (files are
+    read newest first, so the cap drops the oldest data unread). Returns (Packed, names of
+    the files used, oldest first)."""
+    parts, used, total = [], [], 0
+    for p in reversed(paths):
+        try:
+            packed = read_chunk_packed(p)
+        except (ChunkError, OSError) as e:
+            warn("warning: skipping chunk: %s" % e)
+            continue
+        if max_samples and total + len(packed) > max_samples:
+            packed = packed.tail(max_samples - total)
+        parts.append(packed)
+        used.append(os.path.basename(p))
+        total += len(packed)
+        if max_samples and total >= max_samples:
+            break
+    return Packed.concat(parts[::-1]), used[::-1]
+
+
 def list_chunks(directory):
     """Chunk files in directory, oldest first by (mtime, name)."""
     paths = []

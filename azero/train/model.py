@@ -148,12 +148,17 @@ class Ensemble(nn.Module):
 
     @property
     def shape(self):
-        return "ensemble of " + " + ".join(m.net.shape for m in self.members)
+        return "ensemble of " + shapes(m.net for m in self.members)
 
     def forward(self, planes):
         outs = [m(planes) for m in self.members]
         n = len(outs)
         return sum(p for p, _ in outs) / n, sum(v for _, v in outs) / n
+
+
+def shapes(nets):
+    """The shapes of several Nets as one phrase ("4x32 + 6x64 wdl"), for messages."""
+    return " + ".join(n.shape for n in nets)
 
 
 def count_parameters(model):

@@ -25,7 +25,7 @@ evaluate.py measures; net_from_onnx, whose callers train one network, refuses it
 
 import torch
 
-from model import IN_PLANES, Ensemble, Net
+from model import IN_PLANES, Ensemble, Net, shapes
 
 
 def _conv_pairs(net):
@@ -44,7 +44,7 @@ def net_from_onnx(path):
     if len(nets) > 1:
         raise ValueError("%s: an ensemble of %d networks (%s), not one network; "
                          "start from one of the files it was joined from"
-                         % (path, len(nets), ", ".join(n.shape for n in nets)))
+                         % (path, len(nets), shapes(nets)))
     return nets[0]
 
 

@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from chunks import ChunkError, Packed, list_chunks, read_chunk_packed
+from chunks import Packed, list_chunks, read_chunks
 
 SPLITS = ("train", "hold")
 FIELDS = ("bits", "halfmove", "fullmove", "value", "q", "pol_len", "pol_index", "pol_sqrt8")
@@ -71,17 +71,6 @@ def _write(job):
     return path
 
 
-def read_all(paths, log):
-    parts, used = [], []
-    for p in paths:
-        try:
-            parts.append(read_chunk_packed(p))
-            used.append(os.path.basename(p))
-        except (ChunkError, OSError) as e:
-            log("warning: skipping chunk: %s" % e)
-    return Packed.concat(parts), used
-
-
 def pack(chunk_dir, out, holdout=0, workers=None, log=print):
     """Write chunk_dir's samples to the sample set folder out; returns its metadata."""
     paths = list_chunks(chunk_dir)
@@ -94,7 +83,7 @@ def pack(chunk_dir, out, holdout=0, workers=None, log=print):
     meta = {"source": os.path.abspath(chunk_dir), "splits": {}}
     jobs = []
     for split in SPLITS:
-        data, used = read_all(split_paths[split], log)
+        data, used = read_chunks(split_paths[split], log)
         meta["splits"][split] = {"samples": len(data), "files": len(used),
                                  "first": used[0] if used else None, "last": used[-1] if used else None}
         log("%s: %d samples from %d chunk files" % (split, len(data), len(used)))

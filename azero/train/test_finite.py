@@ -12,15 +12,13 @@ import tempfile
 import time
 import unittest
 
-import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import chunks  # noqa: E402
 import train  # noqa: E402
 from model import Net  # noqa: E402
-from test_train import learnable_sample, parse_steps, run_main  # noqa: E402
+from test_train import parse_steps, run_main, write_learnable_chunks  # noqa: E402
 
 TRAIN_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,11 +27,7 @@ class TestNonFinite(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp()
-        cls.chunks = os.path.join(cls.dir, "chunks")
-        os.makedirs(cls.chunks)
-        rs = np.random.RandomState(5)
-        for k in range(2):
-            chunks.write_chunk(os.path.join(cls.chunks, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(100)])
+        cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 2, 100, 5)
         torch.set_num_threads(2)
 
     @classmethod

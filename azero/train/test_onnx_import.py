@@ -17,13 +17,12 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import chunks  # noqa: E402
 import export  # noqa: E402
 import train  # noqa: E402
 from export import export_onnx  # noqa: E402
 from model import IN_PLANES, Ensemble, Inference, Net  # noqa: E402
 from onnx_import import calibrate_batchnorm, members_from_onnx, net_from_onnx, network_from_onnx  # noqa: E402
-from test_train import learnable_sample, run_main  # noqa: E402
+from test_train import run_main, write_learnable_chunks  # noqa: E402
 
 SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "onnx", "default.onnx")
 
@@ -178,10 +177,7 @@ class TestOnnxImport(unittest.TestCase):
         self.assertTrue(torch.allclose(p0, p1, atol=1e-4))
         self.assertTrue(torch.allclose(v0, v1, atol=1e-5))
 
-        data = os.path.join(self.dir, "chunks")
-        os.makedirs(data)
-        rs = np.random.RandomState(5)
-        chunks.write_chunk(os.path.join(data, "000.twfc.gz"), [learnable_sample(rs) for _ in range(300)])
+        data = write_learnable_chunks(os.path.join(self.dir, "chunks"), 1, 300, 5)
         rc, out, err = run_main(train.main, common + ["--chunks", data, "--steps", "3", "--batch", "32"])
         self.assertEqual(rc, 0, err)
         self.assertIn("calibrated the imported network's batch norms on 300 samples", err)

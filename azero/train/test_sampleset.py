@@ -18,7 +18,7 @@ import evaluate  # noqa: E402
 import export  # noqa: E402
 import sampleset  # noqa: E402
 import train  # noqa: E402
-from test_train import learnable_sample, random_sample, run_main  # noqa: E402
+from test_train import learnable_sample, random_sample, run_main, write_learnable_chunks  # noqa: E402
 
 
 class TestSampleSet(unittest.TestCase):
@@ -85,11 +85,7 @@ class TestTrainOnSampleSet(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp()
-        cls.chunks = os.path.join(cls.dir, "chunks")
-        os.makedirs(cls.chunks)
-        rs = np.random.RandomState(12)
-        for k in range(3):
-            chunks.write_chunk(os.path.join(cls.chunks, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(150)])
+        cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 3, 150, 12)
         cls.set = os.path.join(cls.dir, "set")
         sampleset.pack(cls.chunks, cls.set, holdout=1, workers=1, log=lambda m: None)
         torch.set_num_threads(2)

@@ -59,6 +59,16 @@ def learnable_sample(rs):
     return {"bitboards": bbs, "halfmove": own, "fullmove": 10, "result": result, "policy": policy}
 
 
+def write_learnable_chunks(directory, files, samples, seed):
+    """Make directory and fill it with files chunk files (000.twfc.gz, ...) of samples
+    learnable samples each, drawn from seed; returns directory."""
+    os.makedirs(directory)
+    rs = np.random.RandomState(seed)
+    for k in range(files):
+        chunks.write_chunk(os.path.join(directory, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(samples)])
+    return directory
+
+
 def load_json(path):
     with open(path) as f:
         return json.load(f)
@@ -263,11 +273,7 @@ class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp()
-        cls.chunks = os.path.join(cls.dir, "chunks")
-        os.makedirs(cls.chunks)
-        rs = np.random.RandomState(11)
-        for k in range(3):
-            chunks.write_chunk(os.path.join(cls.chunks, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(200)])
+        cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 3, 200, 11)
         torch.set_num_threads(2)
 
     @classmethod
@@ -396,11 +402,7 @@ class TestDistributedTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp()
-        cls.chunks = os.path.join(cls.dir, "chunks")
-        os.makedirs(cls.chunks)
-        rs = np.random.RandomState(12)
-        for k in range(2):
-            chunks.write_chunk(os.path.join(cls.chunks, "%03d.twfc.gz" % k), [learnable_sample(rs) for _ in range(100)])
+        cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 2, 100, 12)
 
     @classmethod
     def tearDownClass(cls):

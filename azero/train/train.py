@@ -92,9 +92,9 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-from chunks import ChunkError, Packed, list_chunks, read_chunk_packed
+from chunks import list_chunks, read_chunks
 from export import export_onnx
-from model import Inference, Net, count_parameters
+from model import Inference, Net, count_parameters, shapes
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
@@ -297,7 +297,7 @@ def load_or_create(args, device):
         model = nets[0]
         if len(nets) > 1:
             log("%s is an ensemble of %s; starting from its first member"
-                % (args.init_onnx, " + ".join(n.shape for n in nets)))
+                % (args.init_onnx, shapes(nets)))
         setattr(model, NEEDS_CALIBRATION, True)
         model.to(device)
         return model, make_optimizer(model, args.lr, args.l2), 0, True
@@ -327,25 +327,11 @@ def load_window(directory, window, max_samples, paths=None):
         paths, err = select_chunks(directory, window)
         if err:
             return None, err
-    parts, total, used = [], 0, 0
-    for p in reversed(paths):  # newest first, so the sample cap drops the oldest data
-        try:
-            packed = read_chunk_packed(p)
-        except (ChunkError, OSError) as e:
-            # A long-running loop should not die on one bad file; say so loudly.
-            log("warning: skipping chunk: %s" % e)
-            continue
-        if max_samples and total + len(packed) > max_samples:
-            packed = packed.tail(max_samples - total)
-        parts.append(packed)
-        total += len(packed)
-        used += 1
-        if max_samples and total >= max_samples:
-            break
-    data = Packed.concat(parts[::-1])
+    # A long-running loop should not die on one bad file; read_chunks says so loudly.
+    data, used = read_chunks(paths, log, max_samples)
     if len(data) == 0:
         return None, "no samples in the %d newest chunks of %s" % (len(paths), directory)
-    log("window: %d samples from %d chunk files (newest %s)" % (len(data), used, os.path.basename(paths[-1])))
+    log("window: %d samples from %d chunk files (newest %s)" % (len(data), len(used), os.path.basename(paths[-1])))
     return data, None
 
 
