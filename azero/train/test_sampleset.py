@@ -18,7 +18,7 @@ import evaluate  # noqa: E402
 import export  # noqa: E402
 import sampleset  # noqa: E402
 import train  # noqa: E402
-from test_train import learnable_sample, random_sample, run_main, write_learnable_chunks  # noqa: E402
+from test_train import random_sample, run_main, write_learnable_chunks  # noqa: E402
 
 
 class TestSampleSet(unittest.TestCase):
