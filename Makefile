@@ -83,7 +83,7 @@ nocgo-test:
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
-	$(PYTHON) -m unittest discover -s eval/train
+	$(PYTHON) -m unittest discover -s nnue/train
 	$(PYTHON) -m unittest discover -s scripts -p "*_test.py"
 
 fmt-check:
@@ -96,7 +96,7 @@ vet: deps
 unit: deps
 	$(GO) test ./...
 	GOEXPERIMENT= $(GO) test -short ./nnue ./search
-	$(GO) test -tags tune -run Tun ./uci ./search
+	$(GO) test -tags spsa -run Tun ./uci ./search
 
 race: deps
 	$(GO) test -race -short ./...

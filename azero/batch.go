@@ -1,6 +1,7 @@
 package azero
 
 import (
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -34,12 +35,12 @@ type queued struct {
 // encoded straight into it.
 func newBatch(ev Evaluator, c *cache, size int) *batch {
 	b := &batch{ev: ev, cache: c, leaves: make([]queued, size)}
-	if in, ok := ev.(interface{ InputBuffer() []float32 }); ok && len(in.InputBuffer()) >= size*InputSize {
+	if in, ok := ev.(interface{ InputBuffer() []float32 }); ok && len(in.InputBuffer()) >= size*encoding.InputSize {
 		b.input = in.InputBuffer()
 	} else {
-		b.input = make([]float32, size*InputSize)
+		b.input = make([]float32, size*encoding.InputSize)
 	}
-	b.policy = make([]float32, size*PolicySize)
+	b.policy = make([]float32, size*encoding.PolicySize)
 	b.value = make([]float32, size)
 	return b
 }
@@ -60,7 +61,7 @@ func (b *batch) add(t *tree, pos *board.Position) (out outcome, lf *leaf, queued
 	switch out {
 	case needsNetwork:
 		if !t.fromCache(b.cache, lf) {
-			Encode(pos, b.input[b.n*InputSize:(b.n+1)*InputSize])
+			encoding.Encode(pos, b.input[b.n*encoding.InputSize:(b.n+1)*encoding.InputSize])
 			b.n++
 			queuedNow = true
 		}
@@ -85,7 +86,7 @@ func (b *batch) evaluate() error {
 // and caches it.
 func (b *batch) apply(i int) *leaf {
 	q := &b.leaves[i]
-	q.t.applyNetwork(b.cache, &q.lf, b.policy[i*PolicySize:(i+1)*PolicySize], b.value[i], &b.priors)
+	q.t.applyNetwork(b.cache, &q.lf, b.policy[i*encoding.PolicySize:(i+1)*encoding.PolicySize], b.value[i], &b.priors)
 	return &q.lf
 }
 

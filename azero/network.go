@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/twofold-chess/twofold/azero/encoding"
 )
 
 // Evaluator runs the network on batches of encoded positions (the contract
@@ -63,7 +65,7 @@ func (e *uniformEvaluator) Evaluate(input []float32, n int, policy, value []floa
 		return fmt.Errorf("batch of %d outside 1..%d", n, e.max)
 	}
 	e.u.Batches.Add(1)
-	clear(policy[:n*PolicySize])
+	clear(policy[:n*encoding.PolicySize])
 	clear(value[:n])
 	if e.u.Delay > 0 {
 		time.Sleep(e.u.Delay)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
@@ -33,7 +34,7 @@ type broken struct {
 
 func (b *broken) Evaluate(input []float32, n int, policy, value []float32) error {
 	ok := b.calls.Add(1) <= b.after
-	for i := range policy[:n*PolicySize] {
+	for i := range policy[:n*encoding.PolicySize] {
 		policy[i] = 0
 		if !ok {
 			policy[i] = b.logit
@@ -319,9 +320,9 @@ func TestPolicyTemperature(t *testing.T) {
 		tr := newTree(pos, p)
 		var ml movegen.MoveList
 		tr.expand(root, pos, &ml)
-		logits := make([]float32, PolicySize)
+		logits := make([]float32, encoding.PolicySize)
 		kids := tr.children(root)
-		logits[moveIndex(board.White, kids[0].move)] = 2
+		logits[encoding.MoveIndexFor(board.White, kids[0].move)] = 2
 		tr.setPriors(root, board.White, logits)
 		kids = tr.children(root)
 		sum := float32(0)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
@@ -279,7 +280,7 @@ type slow struct {
 
 func (e slow) Evaluate(input []float32, n int, policy, value []float32) error {
 	e.batches.Add(1)
-	clear(policy[:n*PolicySize])
+	clear(policy[:n*encoding.PolicySize])
 	clear(value[:n])
 	time.Sleep(time.Duration(e.delay.Load()))
 	return nil
@@ -358,11 +359,11 @@ type hashed struct{ max int }
 func (h hashed) Evaluate(in []float32, n int, pol, val []float32) error {
 	for i := range n {
 		x := float32(0)
-		for j, f := range in[i*InputSize : (i+1)*InputSize] {
+		for j, f := range in[i*encoding.InputSize : (i+1)*encoding.InputSize] {
 			x += f * float32(j%97)
 		}
-		for j := range PolicySize {
-			pol[i*PolicySize+j] = float32((int(x)+j*31)%13) / 5
+		for j := range encoding.PolicySize {
+			pol[i*encoding.PolicySize+j] = float32((int(x)+j*31)%13) / 5
 		}
 		val[i] = float32(int(x)%21-10) / 11
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twofold-chess/twofold/azero/chunk"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/pgn"
@@ -139,7 +141,7 @@ type spGame struct {
 	t         *tree
 	scratch   *board.Position // the root position, for descents
 	inflight  int
-	samples   []Sample
+	samples   []chunk.Sample
 	sides     []board.Color
 	moves     []board.Move
 	full      bool // this move gets a full search and becomes a sample
@@ -384,23 +386,23 @@ func (r *selfPlayRun) playMove(g *spGame, rng *rand.Rand) {
 // root's improved policy) when given, else the root visit distribution over
 // children (total visits in all). A root played without a search (a single
 // legal move, or a mate in one found on expansion) teaches the move played.
-func sample(pos *board.Position, children []node, total int, policy []float64, played board.Move, q float32) Sample {
-	s := Sample{Features: Extract(pos), Q: q}
+func sample(pos *board.Position, children []node, total int, policy []float64, played board.Move, q float32) chunk.Sample {
+	s := chunk.Sample{Features: encoding.Extract(pos), Q: q}
 	switch {
 	case total == 0 || len(children) == 1:
-		s.Policy = []PolicyEntry{{Index: uint16(moveIndex(pos.Side(), played)), Prob: 1}}
+		s.Policy = []chunk.PolicyEntry{{Index: uint16(encoding.MoveIndex(pos, played)), Prob: 1}}
 		return s
 	case policy != nil:
 		for i, c := range children {
 			if policy[i] > 0 {
-				s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(pos.Side(), c.move)), Prob: float32(policy[i])})
+				s.Policy = append(s.Policy, chunk.PolicyEntry{Index: uint16(encoding.MoveIndex(pos, c.move)), Prob: float32(policy[i])})
 			}
 		}
 		return s
 	}
 	for _, c := range children {
 		if c.n > 0 {
-			s.Policy = append(s.Policy, PolicyEntry{Index: uint16(moveIndex(pos.Side(), c.move)), Prob: float32(c.n) / float32(total)})
+			s.Policy = append(s.Policy, chunk.PolicyEntry{Index: uint16(encoding.MoveIndex(pos, c.move)), Prob: float32(c.n) / float32(total)})
 		}
 	}
 	return s
@@ -436,7 +438,7 @@ func sign(c board.Color) int {
 // finishGames labels the games' samples with their results, writes one
 // chunk and the PGN, and updates the totals.
 func (r *selfPlayRun) finishGames(worker int, games []*spGame) error {
-	var samples []Sample
+	var samples []chunk.Sample
 	for _, g := range games {
 		for i := range g.samples {
 			g.samples[i].Result = int8(g.winner * sign(g.sides[i]))
@@ -446,8 +448,8 @@ func (r *selfPlayRun) finishGames(worker int, games []*spGame) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cfg.ChunkDir != "" {
-		name := fmt.Sprintf("%s%s-w%d-%06d%s", r.cfg.ChunkPrefix, time.Now().UTC().Format("20060102T150405.000"), worker, r.stats.Games, ChunkExt)
-		if err := WriteChunk(filepath.Join(r.cfg.ChunkDir, name), samples); err != nil {
+		name := fmt.Sprintf("%s%s-w%d-%06d%s", r.cfg.ChunkPrefix, time.Now().UTC().Format("20060102T150405.000"), worker, r.stats.Games, chunk.Ext)
+		if err := chunk.Write(filepath.Join(r.cfg.ChunkDir, name), samples); err != nil {
 			return err
 		}
 	}

@@ -2,10 +2,8 @@ package azero
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/azero/chunk"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -101,13 +101,13 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 		pos     *board.Position
 		results map[int8]bool
 	}
-	wants := map[Features]*want{}
+	wants := map[encoding.Features]*want{}
 	plies := 0
 	for _, g := range games {
 		assert.LessOrEqual(t, len(g.positions)-1, 300)
 		plies += len(g.positions) - 1
 		for _, p := range g.positions[:len(g.positions)-1] {
-			f := Extract(p)
+			f := encoding.Extract(p)
 			w := wants[f]
 			if w == nil {
 				w = &want{pos: p, results: map[int8]bool{}}
@@ -122,14 +122,14 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 	}
 	assert.Equal(t, stats.Plies, plies)
 
-	files, err := filepath.Glob(filepath.Join(dir, "t-*"+ChunkExt))
+	files, err := filepath.Glob(filepath.Join(dir, "t-*"+chunk.Ext))
 	require.NoError(t, err)
 	assert.Len(t, files, 6, "one chunk per game with ChunkGames 1")
 	leftovers, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
 	assert.Empty(t, leftovers, "no temporary files left behind")
 	samples, unvalued := 0, 0
 	for _, f := range files {
-		ss, err := ReadChunk(f)
+		ss, err := chunk.Read(f)
 		require.NoError(t, err)
 		for _, s := range ss {
 			samples++
@@ -145,7 +145,7 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 			}
 			sum := 0.0
 			for _, e := range s.Policy {
-				m, ok := MoveFromIndex(w.pos, int(e.Index))
+				m, ok := encoding.MoveFromIndex(w.pos, int(e.Index))
 				require.True(t, ok, "policy index %d is a legal move in %s", e.Index, w.pos.FEN())
 				assert.True(t, ml.Contains(m))
 				assert.GreaterOrEqual(t, e.Prob, float32(0))
@@ -160,77 +160,6 @@ func testSelfPlaySamples(t *testing.T, net Backend, fast int, fullShare float64,
 	assert.Less(t, unvalued, samples/10, "samples without a search value")
 }
 
-func TestChunkRoundTripAndErrors(t *testing.T) {
-	p := board.StartPosition()
-	var ml movegen.MoveList
-	movegen.Legal(p, &ml)
-	var samples []Sample
-	for i, m := range ml.Moves()[:3] {
-		q := p.Clone()
-		q.Make(m)
-		samples = append(samples, Sample{
-			Features: Extract(q),
-			Result:   int8(i - 1),
-			Q:        float32(i)*0.5 - 0.25,
-			Policy:   []PolicyEntry{{uint16(MoveIndex(p, m)), 0.75}, {uint16(MoveIndex(p, ml.At(5))), 0.25}},
-		})
-	}
-	path := filepath.Join(t.TempDir(), "c"+ChunkExt)
-	require.NoError(t, WriteChunk(path, samples))
-	got, err := ReadChunk(path)
-	require.NoError(t, err)
-	assert.Equal(t, samples, got)
-
-	// A version-1 chunk (no search value) reads with Q = NaN.
-	v1 := filepath.Join(t.TempDir(), "v1"+ChunkExt)
-	require.NoError(t, os.WriteFile(v1, gzipped(versionOneChunk(samples)), 0o644))
-	old, err := ReadChunk(v1)
-	require.NoError(t, err)
-	require.Len(t, old, len(samples))
-	for i := range old {
-		assert.True(t, math.IsNaN(float64(old[i].Q)))
-		old[i].Q = samples[i].Q
-	}
-	assert.Equal(t, samples, old)
-
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	for name, bad := range map[string][]byte{
-		"truncated": data[:len(data)/2],
-		"not gzip":  []byte("TWFC not compressed"),
-		"empty":     {},
-	} {
-		p := filepath.Join(t.TempDir(), "bad")
-		require.NoError(t, os.WriteFile(p, bad, 0o644))
-		_, err := ReadChunk(p)
-		assert.Error(t, err, name)
-	}
-	_, err = ReadChunk(filepath.Join(t.TempDir(), "missing"))
-	assert.Error(t, err)
-}
-
-// versionOneChunk encodes samples in chunk format 1 (before the search
-// value), uncompressed.
-func versionOneChunk(samples []Sample) []byte {
-	le := binary.LittleEndian
-	b := le.AppendUint32([]byte("TWFC"), 1)
-	b = le.AppendUint32(b, uint32(len(samples)))
-	for _, s := range samples {
-		for _, bb := range s.Features.Bits {
-			b = le.AppendUint64(b, bb)
-		}
-		b = append(b, byte(s.Features.Halfmove))
-		b = le.AppendUint16(b, uint16(s.Features.Fullmove))
-		b = append(b, byte(s.Result))
-		b = le.AppendUint16(b, uint16(len(s.Policy)))
-		for _, e := range s.Policy {
-			b = le.AppendUint16(b, e.Index)
-			b = le.AppendUint32(b, math.Float32bits(e.Prob))
-		}
-	}
-	return b
-}
-
 // A game's result is written for the side to move of each sample: the
 // winner's positions get +1, the loser's -1.
 func TestFinishGamesLabelsResults(t *testing.T) {
@@ -240,17 +169,17 @@ func TestFinishGamesLabelsResults(t *testing.T) {
 	g := &spGame{winner: -1, reason: "checkmate"} // Black won
 	var ml movegen.MoveList
 	for range 3 {
-		g.samples = append(g.samples, Sample{Features: Extract(p), Policy: []PolicyEntry{{0, 1}}})
+		g.samples = append(g.samples, chunk.Sample{Features: encoding.Extract(p), Policy: []chunk.PolicyEntry{{Index: 0, Prob: 1}}})
 		g.sides = append(g.sides, p.Side())
 		movegen.Legal(p, &ml)
 		g.moves = append(g.moves, ml.At(0))
 		p.Make(ml.At(0))
 	}
 	require.NoError(t, run.finishGames(0, []*spGame{g}))
-	files, err := filepath.Glob(filepath.Join(dir, "*"+ChunkExt))
+	files, err := filepath.Glob(filepath.Join(dir, "*"+chunk.Ext))
 	require.NoError(t, err)
 	require.Len(t, files, 1)
-	ss, err := ReadChunk(files[0])
+	ss, err := chunk.Read(files[0])
 	require.NoError(t, err)
 	require.Len(t, ss, 3)
 	assert.Equal(t, []int8{-1, 1, -1}, []int8{ss[0].Result, ss[1].Result, ss[2].Result}, "White to move, Black to move, White to move")
@@ -302,6 +231,6 @@ func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
 	require.Equal(t, "a1a8", best.String())
 	require.NotEqual(t, best, tr.children(root)[0].move)
 	s := sample(tr.pos, tr.children(root), 0, nil, best, searchValue(tr, tr.bestChild(root)))
-	assert.Equal(t, []PolicyEntry{{Index: uint16(moveIndex(board.White, best)), Prob: 1}}, s.Policy)
+	assert.Equal(t, []chunk.PolicyEntry{{Index: uint16(encoding.MoveIndexFor(board.White, best)), Prob: 1}}, s.Policy)
 	assert.Equal(t, float32(1), s.Q, "the search's value: a proven win")
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
@@ -267,7 +268,7 @@ func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	children := t.nodes.span(nd.first, nd.count)
 	maxLogit, finite := float32(math.Inf(-1)), true
 	for i := range children {
-		l := logits[moveIndex(side, children[i].move)]
+		l := logits[encoding.MoveIndexFor(side, children[i].move)]
 		finite = finite && isFinite(float64(l))
 		children[i].prior = l
 		maxLogit = max(maxLogit, l)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -49,11 +50,11 @@ func RunMCTS(w io.Writer, cfg MCTSConfig) (MCTSReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		in := make([]float32, b*azero.InputSize)
+		in := make([]float32, b*encoding.InputSize)
 		for i := range b {
-			azero.Encode(positions[i%len(positions)], in[i*azero.InputSize:])
+			encoding.Encode(positions[i%len(positions)], in[i*encoding.InputSize:])
 		}
-		pol, val := make([]float32, b*azero.PolicySize), make([]float32, b)
+		pol, val := make([]float32, b*encoding.PolicySize), make([]float32, b)
 		for range 3 { // warm-up: the first runs allocate and plan
 			if err := ev.Evaluate(in, b, pol, val); err != nil {
 				ev.Close()

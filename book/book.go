@@ -14,7 +14,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
-	"github.com/twofold-chess/twofold/regularfile"
+	"github.com/twofold-chess/twofold/internal/regularfile"
 )
 
 // entrySize is the size of one book entry in bytes.

@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// defaultFile is the network Twofold ships: trained by eval/train on
+// defaultFile is the network Twofold ships: trained by nnue/train on
 // positions of Twofold's own self-play (the README's network card gives
 // its data, recipe and matches).
 //

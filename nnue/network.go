@@ -10,7 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/regularfile"
+	"github.com/twofold-chess/twofold/internal/regularfile"
 )
 
 // The fixed parameters of the format.

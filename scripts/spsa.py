@@ -10,11 +10,11 @@ gamma 0.101, alpha 0.602, A = N/10; so each parameter ends with the step c_end
 its Tunable declares, and r_end (the learning rate at the end) is one setting
 for all.
 
-The engine must be a -tags tune build, which lists the tunables as UCI spin
+The engine must be a -tags spsa build, which lists the tunables as UCI spin
 options (the default, and each one's range and c_end, come from `engine
 tunables`):
 
-    go build -tags tune -o /tmp/twofold-tune ./cmd/engine
+    go build -tags spsa -o /tmp/twofold-tune ./cmd/engine
     scripts/spsa.py --engine /tmp/twofold-tune --run-dir /work/runs/spsa-1 \\
         --iterations 4000 --tc 5+0.05
 
@@ -132,7 +132,7 @@ def save_state(path, state):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--engine", required=True, help="a -tags tune build of the engine")
+    ap.add_argument("--engine", required=True, help="a -tags spsa build of the engine")
     ap.add_argument("--run-dir", required=True, help="state.json and history.csv (resumable)")
     ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS", "fastchess"))
     ap.add_argument("--iterations", type=int, default=4000)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
-	"github.com/twofold-chess/twofold/sysmem"
+	"github.com/twofold-chess/twofold/internal/sysmem"
 )
 
 func TestSEE(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/sysmem"
+	"github.com/twofold-chess/twofold/internal/sysmem"
 )
 
 // Bound tells how a stored score relates to the true value.

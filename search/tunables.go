@@ -9,7 +9,7 @@ import (
 
 // The search's margins, reductions and divisors. They are variables, not
 // constants, so that SPSA (scripts/spsa.py) can tune them through UCI
-// options in a -tags tune build; release builds list no such option and
+// options in a -tags spsa build; release builds list no such option and
 // never change them. Values are integers (the LMR coefficients in
 // hundredths) because UCI spin options are.
 var tp = struct {
@@ -46,7 +46,7 @@ var tp = struct {
 }
 
 // Tunable is one search constant as SPSA sees it: its name (the UCI option
-// in tune builds), a pointer to its value, its range, and the step SPSA
+// in spsa builds), a pointer to its value, its range, and the step SPSA
 // ends with (fishtest's c_end).
 type Tunable struct {
 	Name     string

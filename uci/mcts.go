@@ -8,7 +8,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/onnx"
-	"github.com/twofold-chess/twofold/sysmem"
+	"github.com/twofold-chess/twofold/internal/sysmem"
 )
 
 // The MCTS mind: enabled by "setoption name Search value MCTS". Loading

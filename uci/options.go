@@ -129,5 +129,5 @@ func options() []*option {
 			e.setAlphaBetaOptions()
 			return nil
 		}},
-	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList(), tuneOptionList())...)
+	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList(), spsaOptionList())...)
 }

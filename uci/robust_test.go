@@ -15,7 +15,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/search"
-	"github.com/twofold-chess/twofold/sysmem"
+	"github.com/twofold-chess/twofold/internal/sysmem"
 )
 
 // Regression tests for the input that used to crash, hang or flood the

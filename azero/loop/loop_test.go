@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/chunk"
 	"github.com/twofold-chess/twofold/ladder"
 )
 
@@ -127,7 +128,7 @@ func TestLoopRunsIterations(t *testing.T) {
 	assert.Equal(t, TrainJob{Key: "iter-0001", Chunks: filepath.Join(dir, "chunks"), Window: 4, Steps: 10, Batch: 16, LR: 0.02, L2: 1e-4}, tr.jobs[0])
 	assert.Equal(t, "iter-0002", tr.jobs[1].Key)
 
-	chunks, err := filepath.Glob(filepath.Join(dir, "chunks", "iter000[12]-*"+azero.ChunkExt))
+	chunks, err := filepath.Glob(filepath.Join(dir, "chunks", "iter000[12]-*"+chunk.Ext))
 	require.NoError(t, err)
 	assert.Len(t, chunks, 6, "one chunk per game")
 	assert.Equal(t, 6, count(t, filepath.Join(dir, "games.pgn"), `[Event "Twofold self-play"]`))
@@ -253,10 +254,10 @@ func TestLoopResumesSelfPlay(t *testing.T) {
 	data, err := json.Marshal(st)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "state.json"), data, 0o644))
-	chunk, err := os.ReadFile(filepath.Join(chunkDir, recorded[0]))
+	raw, err := os.ReadFile(filepath.Join(chunkDir, recorded[0]))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(chunkDir, "iter0001-99999999T999999.999-w0-000099"+azero.ChunkExt), chunk, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(chunkDir, ".tmp-chunk-123456"), chunk[:10], 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(chunkDir, "iter0001-99999999T999999.999-w0-000099"+chunk.Ext), raw, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(chunkDir, ".tmp-chunk-123456"), raw[:10], 0o644))
 	f, err := os.OpenFile(pgn, os.O_APPEND|os.O_WRONLY, 0o644)
 	require.NoError(t, err)
 	_, err = f.WriteString("[Event \"Twofold self-play\"]\n[Site \"cut short")

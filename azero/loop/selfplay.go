@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/chunk"
 )
 
 // SelfPlayProgress is what one iteration's self-play has committed: the
@@ -32,7 +33,7 @@ func (c *Config) selfplayIteration(it int, st *State, statePath string) error {
 	chunkDir, pgnPath := c.path("chunks"), c.path("games.pgn")
 	prefix := fmt.Sprintf("iter%04d-", it)
 	// The run directory is locked, so no one else is writing chunks here.
-	if n, err := azero.RemoveChunkTemps(chunkDir); err != nil {
+	if n, err := chunk.RemoveTemps(chunkDir); err != nil {
 		return err
 	} else if n > 0 {
 		fmt.Fprintf(c.Out, "selfplay: removed %d temporary chunk files of a killed writer\n", n)
@@ -146,7 +147,7 @@ func iterationChunks(dir, prefix string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, azero.ChunkExt) {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, chunk.Ext) {
 			names = append(names, n)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 )
 
 // A hand-built ONNX model for tests, encoded straight to protobuf (the
@@ -67,7 +67,7 @@ func onnxFloats(name string, xs []float32) pb {
 }
 
 // testNetwork returns the model above with the given weights (policyW has
-// azero.PolicySize entries).
+// encoding.PolicySize entries).
 func testNetwork(policyW []float32, valueW float32) []byte {
 	var axes []byte
 	for _, a := range []int64{1, 2, 3} {
@@ -83,8 +83,8 @@ func testNetwork(policyW []float32, valueW float32) []byte {
 		bytes(5, axesT).
 		bytes(5, onnxFloats("policy_w", policyW)).
 		bytes(5, onnxFloats("value_w", []float32{valueW})).
-		bytes(11, onnxValueInfo("planes", azero.Planes, 8, 8)).
-		bytes(12, onnxValueInfo("policy", azero.PolicySize)).
+		bytes(11, onnxValueInfo("planes", encoding.Planes, 8, 8)).
+		bytes(12, onnxValueInfo("policy", encoding.PolicySize)).
 		bytes(12, onnxValueInfo("value", 1))
 	return pb(nil).
 		varint(1, 7). // IR version 7 goes with opset 13

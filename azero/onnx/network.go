@@ -15,8 +15,9 @@ import (
 	"math"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/regularfile"
+	"github.com/twofold-chess/twofold/internal/regularfile"
 )
 
 // DefaultNetworkName names the embedded network in messages and options.
@@ -100,15 +101,15 @@ func (n *Network) checkFinite() error {
 		return err
 	}
 	defer ev.Close()
-	in := make([]float32, len(finiteFixtures)*azero.InputSize)
+	in := make([]float32, len(finiteFixtures)*encoding.InputSize)
 	for i, fen := range finiteFixtures {
 		p, err := board.ParseFEN(fen)
 		if err != nil {
 			panic(err) // a constant above
 		}
-		azero.Encode(p, in[i*azero.InputSize:(i+1)*azero.InputSize])
+		encoding.Encode(p, in[i*encoding.InputSize:(i+1)*encoding.InputSize])
 	}
-	policy, value := make([]float32, len(finiteFixtures)*azero.PolicySize), make([]float32, len(finiteFixtures))
+	policy, value := make([]float32, len(finiteFixtures)*encoding.PolicySize), make([]float32, len(finiteFixtures))
 	if err := ev.Evaluate(in, len(finiteFixtures), policy, value); err != nil {
 		return fmt.Errorf("cannot run: %v", err)
 	}
@@ -116,7 +117,7 @@ func (n *Network) checkFinite() error {
 		if v := value[i]; !isFinite(v) {
 			return fmt.Errorf("%w: value %v for %s", ErrNonFiniteNetwork, v, fen)
 		}
-		for j, l := range policy[i*azero.PolicySize : (i+1)*azero.PolicySize] {
+		for j, l := range policy[i*encoding.PolicySize : (i+1)*encoding.PolicySize] {
 			if !isFinite(l) {
 				return fmt.Errorf("%w: policy logit %d is %v for %s", ErrNonFiniteNetwork, j, l, fen)
 			}

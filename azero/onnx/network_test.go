@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
@@ -22,7 +23,7 @@ import (
 // the tests below refuse the others for their outputs, not their form.
 func TestHandBuiltNetworkLoads(t *testing.T) {
 	runtimeOrSkip(t)
-	net, err := LoadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(azero.PolicySize, 0.001), 0.01)))
+	net, err := LoadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(encoding.PolicySize, 0.001), 0.01)))
 	require.NoError(t, err)
 	s, err := azero.Open(net, opts(1, 4))
 	require.NoError(t, err)
@@ -36,7 +37,7 @@ func TestHandBuiltNetworkLoads(t *testing.T) {
 // first search crashed. LoadNetwork now runs it and refuses it.
 func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	runtimeOrSkip(t)
-	oneNaN := filled(azero.PolicySize, 0.001)
+	oneNaN := filled(encoding.PolicySize, 0.001)
 	oneNaN[1234] = float32(math.NaN())
 	for _, c := range []struct {
 		name    string
@@ -44,11 +45,11 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 		valueW  float32
 		want    string
 	}{
-		{"nan-policy", filled(azero.PolicySize, float32(math.NaN())), 0.01, "policy logit"},
+		{"nan-policy", filled(encoding.PolicySize, float32(math.NaN())), 0.01, "policy logit"},
 		{"one-nan-logit", oneNaN, 0.01, "policy logit 1234 is NaN"},
-		{"inf-policy", filled(azero.PolicySize, float32(math.Inf(-1))), 0.01, "policy logit"},
-		{"nan-value", filled(azero.PolicySize, 0.001), float32(math.NaN()), "value NaN for"},
-		{"inf-value", filled(azero.PolicySize, 0.001), float32(math.Inf(1)), "value +Inf for rnbqkbnr/"},
+		{"inf-policy", filled(encoding.PolicySize, float32(math.Inf(-1))), 0.01, "policy logit"},
+		{"nan-value", filled(encoding.PolicySize, 0.001), float32(math.NaN()), "value NaN for"},
+		{"inf-value", filled(encoding.PolicySize, 0.001), float32(math.Inf(1)), "value +Inf for rnbqkbnr/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeNetwork(t, c.name+".onnx", testNetwork(c.policyW, c.valueW))
@@ -119,7 +120,7 @@ func TestLoadNetworkRefusesWhatIsNotANetworkFile(t *testing.T) {
 // positions, not elsewhere), ONNX Runtime's NaNs still cannot break a search.
 func TestNaNNetworkPastTheCheckStillSearches(t *testing.T) {
 	runtimeOrSkip(t)
-	net := &Network{name: "nan", model: testNetwork(filled(azero.PolicySize, nan3), nan3)}
+	net := &Network{name: "nan", model: testNetwork(filled(encoding.PolicySize, nan3), nan3)}
 	require.NoError(t, net.check(), "well formed")
 	require.Error(t, net.checkFinite())
 	s, err := azero.Open(net, opts(2, 8))

@@ -15,7 +15,7 @@ import (
 
 	ort "github.com/yalue/onnxruntime_go"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 )
 
 // Supported reports whether this build can load ONNX Runtime (and so
@@ -94,10 +94,10 @@ func (n *Network) check() error {
 		}
 		return fmt.Errorf("no tensor named %q", name)
 	}
-	if err := want(ins, "planes", azero.Planes, 8, 8); err != nil {
+	if err := want(ins, "planes", encoding.Planes, 8, 8); err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
-	if err := want(outs, "policy", azero.PolicySize); err != nil {
+	if err := want(outs, "policy", encoding.PolicySize); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
 	if err := want(outs, "value", 1); err != nil {
@@ -139,8 +139,8 @@ func NewSession(net *Network, maxBatch, intraOpThreads int) (*Session, error) {
 	return &Session{
 		session:  s,
 		maxBatch: maxBatch,
-		in:       make([]float32, maxBatch*azero.InputSize),
-		pol:      make([]float32, maxBatch*azero.PolicySize),
+		in:       make([]float32, maxBatch*encoding.InputSize),
+		pol:      make([]float32, maxBatch*encoding.PolicySize),
 		val:      make([]float32, maxBatch),
 		inputs:   map[int][]ort.Value{},
 		outs:     map[int][]ort.Value{},
@@ -156,11 +156,11 @@ func (e *Session) tensors(n int) ([]ort.Value, []ort.Value, error) {
 	if in, ok := e.inputs[n]; ok {
 		return in, e.outs[n], nil
 	}
-	planes, err := ort.NewTensor(ort.NewShape(int64(n), azero.Planes, 8, 8), e.in)
+	planes, err := ort.NewTensor(ort.NewShape(int64(n), encoding.Planes, 8, 8), e.in)
 	if err != nil {
 		return nil, nil, err
 	}
-	policy, err := ort.NewTensor(ort.NewShape(int64(n), azero.PolicySize), e.pol)
+	policy, err := ort.NewTensor(ort.NewShape(int64(n), encoding.PolicySize), e.pol)
 	if err != nil {
 		planes.Destroy()
 		return nil, nil, err
@@ -185,11 +185,11 @@ func (e *Session) Evaluate(input []float32, n int, policy, value []float32) erro
 	if err != nil {
 		return err
 	}
-	copy(e.in, input[:n*azero.InputSize])
+	copy(e.in, input[:n*encoding.InputSize])
 	if err := e.session.Run(in, out); err != nil {
 		return err
 	}
-	copy(policy, e.pol[:n*azero.PolicySize])
+	copy(policy, e.pol[:n*encoding.PolicySize])
 	copy(value, e.val[:n])
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
@@ -40,27 +41,27 @@ func TestDefaultNetworkMatchesGolden(t *testing.T) {
 	defer ev.Close()
 
 	n := len(g.Inputs)
-	in := make([]float32, n*azero.InputSize)
+	in := make([]float32, n*encoding.InputSize)
 	for i, x := range g.Inputs {
-		require.Len(t, x, azero.InputSize)
-		copy(in[i*azero.InputSize:], x)
+		require.Len(t, x, encoding.InputSize)
+		copy(in[i*encoding.InputSize:], x)
 	}
-	policy, value := make([]float32, n*azero.PolicySize), make([]float32, n)
+	policy, value := make([]float32, n*encoding.PolicySize), make([]float32, n)
 	// The whole batch at once, then one position at a time: same answers.
 	require.NoError(t, ev.Evaluate(in, n, policy, value))
 	for i := range n {
 		assert.InDelta(t, g.Value[i], value[i], 1e-4, "value %d", i)
-		for j := range azero.PolicySize {
-			if d := policy[i*azero.PolicySize+j] - g.Policy[i][j]; d > 1e-4 || d < -1e-4 {
-				t.Fatalf("input %d policy[%d]: onnx %v, torch %v", i, j, policy[i*azero.PolicySize+j], g.Policy[i][j])
+		for j := range encoding.PolicySize {
+			if d := policy[i*encoding.PolicySize+j] - g.Policy[i][j]; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("input %d policy[%d]: onnx %v, torch %v", i, j, policy[i*encoding.PolicySize+j], g.Policy[i][j])
 			}
 		}
-		p1, v1 := make([]float32, azero.PolicySize), make([]float32, 1)
-		require.NoError(t, ev.Evaluate(in[i*azero.InputSize:(i+1)*azero.InputSize], 1, p1, v1))
+		p1, v1 := make([]float32, encoding.PolicySize), make([]float32, 1)
+		require.NoError(t, ev.Evaluate(in[i*encoding.InputSize:(i+1)*encoding.InputSize], 1, p1, v1))
 		assert.InDelta(t, value[i], v1[0], 1e-5)
-		assert.InDeltaSlice(t, policy[i*azero.PolicySize:(i+1)*azero.PolicySize], p1, 1e-4)
+		assert.InDeltaSlice(t, policy[i*encoding.PolicySize:(i+1)*encoding.PolicySize], p1, 1e-4)
 	}
-	assert.Error(t, ev.Evaluate(in, 9, make([]float32, 9*azero.PolicySize), make([]float32, 9)), "batch over the maximum")
+	assert.Error(t, ev.Evaluate(in, 9, make([]float32, 9*encoding.PolicySize), make([]float32, 9)), "batch over the maximum")
 }
 
 func TestMissingLibraryIsAClearError(t *testing.T) {
@@ -121,12 +122,12 @@ func BenchmarkEvaluate(b *testing.B) {
 			ev, err := NewSession(net, batch, 1)
 			require.NoError(b, err)
 			defer ev.Close()
-			in := make([]float32, batch*azero.InputSize)
-			azero.Encode(board.StartPosition(), in)
+			in := make([]float32, batch*encoding.InputSize)
+			encoding.Encode(board.StartPosition(), in)
 			for i := 1; i < batch; i++ {
-				copy(in[i*azero.InputSize:], in[:azero.InputSize])
+				copy(in[i*encoding.InputSize:], in[:encoding.InputSize])
 			}
-			pol, val := make([]float32, batch*azero.PolicySize), make([]float32, batch)
+			pol, val := make([]float32, batch*encoding.PolicySize), make([]float32, batch)
 			b.ResetTimer()
 			for range b.N {
 				if err := ev.Evaluate(in, batch, pol, val); err != nil {
@@ -142,12 +143,12 @@ func BenchmarkEvaluate(b *testing.B) {
 // panic (nor a crash inside ONNX Runtime).
 func FuzzLoadNetwork(f *testing.F) {
 	runtimeOrSkip(f)
-	ok := testNetwork(filled(azero.PolicySize, 0.001), 0.01)
+	ok := testNetwork(filled(encoding.PolicySize, 0.001), 0.01)
 	f.Add(ok)
 	f.Add(ok[:len(ok)/2])
 	f.Add(ok[:len(ok)-7])
-	f.Add(testNetwork(filled(azero.PolicySize, float32(math.NaN())), 0.01))
-	f.Add(testNetwork(filled(azero.PolicySize, 0.001), float32(math.Inf(-1))))
+	f.Add(testNetwork(filled(encoding.PolicySize, float32(math.NaN())), 0.01))
+	f.Add(testNetwork(filled(encoding.PolicySize, 0.001), float32(math.Inf(-1))))
 	f.Add([]byte{})
 	f.Add([]byte("garbage"))
 	f.Add([]byte{0x08, 0x07, 0x3a, 0x00}) // ir_version 7, an empty graph

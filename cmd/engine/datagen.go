@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/twofold-chess/twofold/evaldata"
-	"github.com/twofold-chess/twofold/texel"
+	"github.com/twofold-chess/twofold/book"
+	"github.com/twofold-chess/twofold/nnue/data"
 )
 
 const datagenHelp = `Usage: engine datagen --out FILE [--games N | --positions N | --duration D] [--nodes N] [--depth N]
@@ -25,8 +25,8 @@ the embedded NNUE evaluation, --network none for the hand-crafted one, or
 another network file), writing
 quiet positions (not in check, best move not a capture or promotion, no
 mate score) with the search score and the game result as 32-byte records
-(format: package evaldata, README "NNUE data and training") for the NNUE
-trainer (eval/train).
+(format: package nnue/data, docs/classical.md) for the NNUE
+trainer (nnue/train).
 
 Starts: a random line of --book (EPD/FEN, first four fields) or the start
 position, or for a share --frc of the games a random Chess960 position,
@@ -57,7 +57,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	nodes := fs.Uint64("nodes", 5000, "search nodes per move (0 with --depth: depth only)")
 	depth := fs.Int("depth", 0, "search depth per move (0: nodes only; with --nodes too, whichever comes first)")
 	frc := fs.Float64("frc", 0, "share of games from a random Chess960 start instead of the book (0..1)")
-	book := fs.String("book", "", "EPD or FEN file of openings (one drawn per game)")
+	bookPath := fs.String("book", "", "EPD or FEN file of openings (one drawn per game)")
 	randomPlies := fs.Int("random-plies", 8, "random moves after the opening")
 	workers := fs.Int("workers", runtime.NumCPU(), "games played at once (one search thread each)")
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
@@ -88,9 +88,9 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var openings []string
-	if *book != "" {
+	if *bookPath != "" {
 		var err error
-		if openings, err = texel.ReadOpenings(*book); err != nil {
+		if openings, err = book.ReadEPD(*bookPath); err != nil {
 			fmt.Fprintln(stderr, "engine datagen:", err)
 			return 1
 		}
@@ -99,7 +99,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine datagen:", err)
 		return 1
 	}
-	w, err := evaldata.OpenAppend(*out)
+	w, err := data.OpenAppend(*out)
 	if err != nil {
 		fmt.Fprintln(stderr, "engine datagen:", err)
 		return 1
@@ -119,7 +119,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "datagen: %s holds %d records; seed %d stream %d, %d workers, %d nodes/depth %d per move, %d openings, FRC share %g, %s\n",
 		*out, before, *seed, before, *workers, *nodes, *depth, len(openings), *frc, evaluation)
 	start := time.Now()
-	st, err := evaldata.Generate(ctx, w, evaldata.GenOptions{
+	st, err := data.Generate(ctx, w, data.GenOptions{
 		Nodes: *nodes, Depth: *depth, FRC: *frc, RandomPlies: *randomPlies, Openings: openings, Workers: *workers, HashMB: *hash,
 		MaxPlies: *maxPlies, MaxStartScore: *maxStart, Network: net, Seed: *seed, Stream: uint64(before), Games: *games, Positions: *positions,
 		Progress: stderr,

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/evaldata"
 	"github.com/twofold-chess/twofold/nnue"
+	"github.com/twofold-chess/twofold/nnue/data"
 )
 
 func TestDatagenAppendsAndResumes(t *testing.T) {
@@ -24,7 +24,7 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	assert.Contains(t, stderr, "holds 0 records")
 	st, err := os.Stat(out)
 	require.NoError(t, err)
-	first := st.Size() / evaldata.RecordSize
+	first := st.Size() / data.RecordSize
 	require.Positive(t, first)
 
 	code, _, stderr = engine(t, "", args...)
@@ -32,7 +32,7 @@ func TestDatagenAppendsAndResumes(t *testing.T) {
 	assert.Contains(t, stderr, "stream")
 	st, err = os.Stat(out)
 	require.NoError(t, err)
-	assert.Greater(t, st.Size()/evaldata.RecordSize, first)
+	assert.Greater(t, st.Size()/data.RecordSize, first)
 }
 
 // The searches evaluate with the embedded network unless --network says
@@ -49,10 +49,10 @@ func TestDatagenNetwork(t *testing.T) {
 		} else {
 			assert.Contains(t, stderr, ", network "+nnue.Default().String()+"\n")
 		}
-		data, err := os.ReadFile(out)
+		raw, err := os.ReadFile(out)
 		require.NoError(t, err)
-		require.NotEmpty(t, data)
-		return data
+		require.NotEmpty(t, raw)
+		return raw
 	}
 	assert.NotEqual(t, records("default"), records("none"), "the evaluation changes the games")
 

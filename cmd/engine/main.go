@@ -34,8 +34,8 @@ type subcommand struct {
 var subcommands = []subcommand{
 	{name: "perft", args: "[flags]", summary: "count move-tree leaves (move generator check and speed)", run: runPerft},
 	{name: "bench", args: "[flags]", summary: "search a fixed position list: node signature and speed (--search mcts: network speed)", run: runBench},
-	{name: "tune", args: "gen|fit", summary: "Texel tuning: self-play data, then a weight fit", run: runTune},
-	{name: "tunables", args: "", summary: "list the search constants SPSA tunes (UCI options in -tags tune builds)", run: runTunables},
+	{name: "texel", args: "gen|fit", summary: "Texel tuning of the hand-crafted evaluation: self-play data, then a weight fit", run: runTexel},
+	{name: "tunables", args: "", summary: "list the search constants SPSA tunes (UCI options in -tags spsa builds)", run: runTunables},
 	{name: "datagen", args: "--out FILE [flags]", summary: "self-play positions with search scores and results for NNUE training", run: runDatagen},
 	{name: "selfplay", args: "[flags]", summary: "MCTS self-play games: training chunks and PGN", needsNetwork: true, run: runSelfplay},
 	{name: "ladder", args: "[flags]", summary: "measure a network against fixed opponents (random, greedy, alpha-beta 1-4)", needsNetwork: true, run: runLadder},

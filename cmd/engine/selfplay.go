@@ -19,7 +19,7 @@ plays --parallel games in lockstep, so one network run evaluates leaves of
 all of them. Root moves get Dirichlet noise; moves are sampled by visit
 count for the first --sample-plies plies, then the most visited is played.
 Every position becomes a sample (encoded board, root visit distribution,
-final result for the side to move) in chunk files (azero/chunk.go documents
+final result for the side to move) in chunk files (package azero/chunk documents
 the format); every game goes to the PGN file.
 
 With --fast-playouts N (playout cap randomization, as in KataGo) only a

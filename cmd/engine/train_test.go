@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/chunk"
 	"github.com/twofold-chess/twofold/azero/loop"
 	"github.com/twofold-chess/twofold/azero/onnx"
 )
@@ -206,8 +206,8 @@ func TestTrainSelfplayResumesAfterKill(t *testing.T) {
 	seen := map[[32]byte]string{}
 	positions := 0
 	for _, e := range entries {
-		require.True(t, strings.HasPrefix(e.Name(), "iter0001-") && strings.HasSuffix(e.Name(), azero.ChunkExt), "stray file %s", e.Name())
-		samples, err := azero.ReadChunk(filepath.Join(chunks, e.Name()))
+		require.True(t, strings.HasPrefix(e.Name(), "iter0001-") && strings.HasSuffix(e.Name(), chunk.Ext), "stray file %s", e.Name())
+		samples, err := chunk.Read(filepath.Join(chunks, e.Name()))
 		require.NoError(t, err)
 		h := sha256.New()
 		for _, s := range samples {

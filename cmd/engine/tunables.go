@@ -12,7 +12,7 @@ const tunablesHelp = `Usage: engine tunables
 
 Lists the search constants SPSA tunes, one per line: name, value, minimum,
 maximum and the final SPSA step (c_end). scripts/spsa.py reads this list.
-Only a -tags tune build (go build -tags tune ./cmd/engine) has them as UCI
+Only a -tags spsa build (go build -tags spsa ./cmd/engine) has them as UCI
 spin options; another build lists them and exits with status 1.
 `
 
@@ -28,8 +28,8 @@ func runTunables(args []string, stdout, stderr io.Writer) int {
 	for _, t := range search.Tunables() {
 		fmt.Fprintf(stdout, "%s %d %d %d %g\n", t.Name, *t.Value, t.Min, t.Max, t.Step)
 	}
-	if !uci.TuneBuild {
-		fmt.Fprintln(stderr, "engine tunables: this build has no tunable UCI options; build with -tags tune to tune them")
+	if !uci.SPSABuild {
+		fmt.Fprintln(stderr, "engine tunables: this build has no tunable UCI options; build with -tags spsa to tune them")
 		return 1
 	}
 	return 0

@@ -1,4 +1,4 @@
-//go:build tune
+//go:build spsa
 
 package uci
 
@@ -11,7 +11,7 @@ import (
 	"github.com/twofold-chess/twofold/search"
 )
 
-// In tune builds every search tunable is a spin option that setoption changes.
+// in spsa builds every search tunable is a spin option that setoption changes.
 func TestTuneOptions(t *testing.T) {
 	var declared []string
 	for _, o := range options() {

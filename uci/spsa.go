@@ -1,4 +1,4 @@
-//go:build tune
+//go:build spsa
 
 package uci
 
@@ -8,9 +8,9 @@ import (
 	"github.com/twofold-chess/twofold/search"
 )
 
-// tuneOptionList exposes the search's constants as spin options, in -tags
-// tune builds only, for SPSA (scripts/spsa.py).
-func tuneOptionList() []*option {
+// spsaOptionList exposes the search's constants as spin options, in -tags
+// spsa builds only, for SPSA (scripts/spsa.py).
+func spsaOptionList() []*option {
 	var list []*option
 	for _, t := range search.Tunables() {
 		list = append(list, &option{name: t.Name, kind: "spin", def: strconv.Itoa(*t.Value), min: t.Min, max: t.Max,
@@ -19,5 +19,5 @@ func tuneOptionList() []*option {
 	return list
 }
 
-// TuneBuild reports whether the search's constants are UCI options (-tags tune).
-const TuneBuild = true
+// SPSABuild reports whether the search's constants are UCI options (-tags spsa).
+const SPSABuild = true

@@ -1,6 +1,6 @@
 """Tests of the NNUE trainer. Run from the repository root:
 
-    /usr/bin/python3 -m unittest discover -s eval/train -v
+    /usr/bin/python3 -m unittest discover -s nnue/train -v
 
 testdata/golden.bin is a record file written by `engine datagen`; the *.nnue files there
 are networks written by Go's package nnue (two with weights in a trained net's ranges,
@@ -38,7 +38,7 @@ VALUES = [100, 300, 300, 500, 900, 0]
 
 
 def encode(board, stm=0, score=0, result=1, fullmove=1, reserved=0):
-    """One record of a {square: colour<<3 | type} board, as evaldata.Record.Append."""
+    """One record of a {square: colour<<3 | type} board, as data.Record.Append."""
     occ, nibs = 0, []
     for sq in sorted(board):
         occ |= 1 << sq

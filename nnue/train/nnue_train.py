@@ -1,6 +1,6 @@
 """Trainer of Twofold's NNUE evaluation (768 -> H per perspective -> 2H -> 1).
 
-    python3 eval/train/nnue_train.py --data data/*.bin --run-dir runs/nnue1 \\
+    python3 nnue/train/nnue_train.py --data data/*.bin --run-dir runs/nnue1 \\
         --hidden 256 --epochs 20 --export runs/nnue1/net.nnue
 
 Data: record files of `engine datagen` (nnue_data documents the format), memory-mapped;

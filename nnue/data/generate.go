@@ -1,4 +1,4 @@
-package evaldata
+package data
 
 import (
 	"context"

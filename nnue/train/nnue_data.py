@@ -1,6 +1,6 @@
 """Training data of the NNUE: the 32-byte records `engine datagen` writes.
 
-Record layout (little-endian; package evaldata documents it too):
+Record layout (little-endian; package nnue/data documents it too):
 
     uint64 occupancy        bit i set when square i (a1=0 .. h8=63) holds a piece
     16 x uint8 pieces       4 bits per piece in occupancy order (lowest square first),
@@ -41,7 +41,7 @@ class DataError(ValueError):
 
 
 def validate(recs, name="records"):
-    """Raise DataError unless every record is well formed (the checks Go's evaldata.Decode
+    """Raise DataError unless every record is well formed (the checks Go's data.Decode
     makes that matter to training: field ranges, piece codes, one king per side)."""
     bad = recs["reserved"] != 0
     bad |= recs["stm"] > 1

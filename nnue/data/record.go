@@ -1,4 +1,4 @@
-// Package evaldata is the training data of the NNUE evaluation: positions
+// Package data is the training data of the NNUE evaluation: positions
 // from self-play games, each labelled with the search's score and the game's
 // result, in a compact fixed-size binary record, and the generator that
 // plays the games.
@@ -21,7 +21,7 @@
 // stored: the evaluation does not see them. A file is a concatenation of
 // records with no header, so files can be joined with cat and read with
 // numpy (numpy.memmap with a 32-byte structured dtype).
-package evaldata
+package data
 
 import (
 	"encoding/binary"
@@ -70,7 +70,7 @@ type Record struct {
 }
 
 // ErrInvalid is wrapped by the errors of bytes that are not a valid record.
-var ErrInvalid = errors.New("invalid evaldata record")
+var ErrInvalid = errors.New("invalid NNUE data record")
 
 // FromPosition packs p with a search score (centipawns, from the side to
 // move's view, as searches report it) and the game's result. The score is

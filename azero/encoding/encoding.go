@@ -1,10 +1,8 @@
-// Package azero is Twofold's AlphaZero-style searcher: a policy-value
-// network, evaluated through a Backend (ONNX Runtime in package azero/onnx,
-// or Uniform in tests), driving a batched Monte Carlo tree search (PUCT). It shares the rules core (board, movegen) and time
-// management (timeman) with the classical searcher, reports through
-// callbacks and knows nothing of UCI.
-//
-// # Network contract
+// Package encoding is the contract between the MCTS searcher (package azero)
+// and its policy-value network: how a position becomes the network's input
+// planes, and how a move maps to an index of the network's policy output.
+// The trainer (azero/train/model.py) and the training chunks (azero/chunk)
+// use the same layout.
 //
 // Everything is seen from the side to move: when Black moves, the board is
 // flipped vertically (a1 <-> a8) and the colours are swapped, so the network
@@ -36,7 +34,7 @@
 // taking its own rook (a queen-style move east or west), which covers
 // Chess960 too. Output "value", float32 [batch, 1], tanh: the expected
 // result for the side to move (+1 win, -1 loss).
-package azero
+package encoding
 
 import (
 	"math/bits"
@@ -133,10 +131,11 @@ var knightJumps = [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}
 
 // MoveIndex returns the policy index of legal move m in position p.
 func MoveIndex(p *board.Position, m board.Move) int {
-	return moveIndex(p.Side(), m)
+	return MoveIndexFor(p.Side(), m)
 }
 
-func moveIndex(side board.Color, m board.Move) int {
+// MoveIndexFor is MoveIndex for a move of side, without the position.
+func MoveIndexFor(side board.Color, m board.Move) int {
 	from, to := m.From(), m.To()
 	if side == board.Black {
 		from, to = from.Flip(), to.Flip()

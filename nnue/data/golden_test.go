@@ -1,4 +1,4 @@
-package evaldata
+package data
 
 import (
 	"bufio"
@@ -14,10 +14,10 @@ import (
 )
 
 // The trainer's numpy model of the engine's integer evaluation is tested
-// against golden evaluations (eval/train/testdata); this test keeps those
+// against golden evaluations (nnue/train/testdata); this test keeps those
 // goldens true of package nnue, so that the two cannot drift apart.
 func TestTrainerGoldenEvaluations(t *testing.T) {
-	const dir = "../eval/train/testdata/"
+	const dir = "../train/testdata/"
 	f, err := os.Open(dir + "golden.bin")
 	require.NoError(t, err)
 	defer f.Close()

@@ -1,4 +1,4 @@
-package azero
+package chunk
 
 import (
 	"errors"
@@ -6,16 +6,16 @@ import (
 	"path/filepath"
 )
 
-// ChunkTempPattern names WriteChunk's temporary files (the same pattern is
+// TempPattern names Write's temporary files (the same pattern is
 // written there). A writer killed before its rename leaves one behind;
-// readers skip them, as they lack ChunkExt, and RemoveChunkTemps clears them.
-const ChunkTempPattern = ".tmp-chunk-*"
+// readers skip them, as they lack Ext, and RemoveTemps clears them.
+const TempPattern = ".tmp-chunk-*"
 
-// RemoveChunkTemps deletes the temporary files killed writers left in dir
+// RemoveTemps deletes the temporary files killed writers left in dir
 // and returns how many it removed. Only call it while no other process
 // writes chunks to dir: a live writer's temporary file would go too.
-func RemoveChunkTemps(dir string) (int, error) {
-	names, err := filepath.Glob(filepath.Join(dir, ChunkTempPattern))
+func RemoveTemps(dir string) (int, error) {
+	names, err := filepath.Glob(filepath.Join(dir, TempPattern))
 	if err != nil {
 		return 0, err
 	}

@@ -1,4 +1,4 @@
-package azero
+package encoding
 
 import (
 	"os"
@@ -31,7 +31,7 @@ func mustFEN(t testing.TB, fen string) *board.Position {
 func suitePositions(t *testing.T) []*board.Position {
 	var out []*board.Position
 	for _, name := range []string{"perft126.epd", "frc_perft.epd"} {
-		f, err := os.Open("../testdata/" + name)
+		f, err := os.Open("../../testdata/" + name)
 		require.NoError(t, err)
 		entries, err := perft.ReadSuite(f)
 		f.Close()

@@ -9,12 +9,13 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/twofold-chess/twofold/book"
 	"github.com/twofold-chess/twofold/eval"
-	"github.com/twofold-chess/twofold/texel"
+	"github.com/twofold-chess/twofold/eval/texel"
 )
 
-const tuneHelp = `Usage: engine tune gen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--workers N] [--seed N]
-       engine tune fit --data FILE [--data FILE ...] [--epochs N] [--lr X] [--write eval/weights.go]
+const texelHelp = `Usage: engine texel gen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--workers N] [--seed N]
+       engine texel fit --data FILE [--data FILE ...] [--epochs N] [--lr X] [--write eval/weights.go]
 
 Texel tuning of the evaluation weights, in two steps:
 
@@ -29,47 +30,47 @@ Texel tuning of the evaluation weights, in two steps:
 Flags:
 `
 
-func runTune(args []string, stdout, stderr io.Writer) int {
+func runTexel(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (args[0] != "gen" && args[0] != "fit") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprint(stdout, tuneHelp)
+			fmt.Fprint(stdout, texelHelp)
 			return 0
 		}
-		fmt.Fprint(stderr, "engine tune: want 'gen' or 'fit'\n\n"+tuneHelp)
+		fmt.Fprint(stderr, "engine texel: want 'gen' or 'fit'\n\n"+texelHelp)
 		return 2
 	}
-	fs := pflag.NewFlagSet("tune "+args[0], pflag.ContinueOnError)
+	fs := pflag.NewFlagSet("texel "+args[0], pflag.ContinueOnError)
 	out := fs.String("out", "", "gen: file to write positions to")
 	games := fs.Int("games", 1000, "gen: games to play")
 	nodes := fs.Uint64("nodes", 5000, "gen: search nodes per move")
 	randomPlies := fs.Int("random-plies", 8, "gen: random opening plies")
 	workers := fs.Int("workers", 1, "gen: games played at once")
 	seed := fs.Int64("seed", 1, "gen: seed of the random openings")
-	book := fs.String("book", "", "gen: EPD or FEN file of openings to start from (before the random plies)")
+	bookPath := fs.String("book", "", "gen: EPD or FEN file of openings to start from (before the random plies)")
 	data := fs.StringArray("data", nil, "fit: position files (repeatable)")
 	epochs := fs.Int("epochs", 2000, "fit: full passes over the data")
 	lr := fs.Float64("lr", 1.0, "fit: Adam step size in centipawns")
 	l2 := fs.Float64("l2", 2e-8, "fit: L2 pull of every weight toward its starting value")
 	write := fs.String("write", "", "fit: rewrite this weights file (eval/weights.go)")
-	if done, code := parseFlags(fs, args[1:], tuneHelp, stdout, stderr); done {
+	if done, code := parseFlags(fs, args[1:], texelHelp, stdout, stderr); done {
 		return code
 	}
 	if args[0] == "gen" {
 		if *out == "" || *games < 1 || *nodes < 1 || *workers < 1 {
-			fmt.Fprintln(stderr, "engine tune gen: --out is required; --games, --nodes and --workers must be positive")
+			fmt.Fprintln(stderr, "engine texel gen: --out is required; --games, --nodes and --workers must be positive")
 			return 2
 		}
 		var openings []string
-		if *book != "" {
+		if *bookPath != "" {
 			var err error
-			if openings, err = texel.ReadOpenings(*book); err != nil {
-				fmt.Fprintln(stderr, "engine tune gen:", err)
+			if openings, err = book.ReadEPD(*bookPath); err != nil {
+				fmt.Fprintln(stderr, "engine texel gen:", err)
 				return 1
 			}
 		}
 		f, err := os.Create(*out)
 		if err != nil {
-			fmt.Fprintln(stderr, "engine tune gen:", err)
+			fmt.Fprintln(stderr, "engine texel gen:", err)
 			return 1
 		}
 		n, err := texel.Generate(f, texel.GenOptions{Games: *games, Nodes: *nodes, RandomPlies: *randomPlies,
@@ -78,7 +79,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 			err = cerr
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "engine tune gen:", err)
+			fmt.Fprintln(stderr, "engine texel gen:", err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "wrote %d positions to %s\n", n, *out)
@@ -86,7 +87,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if len(*data) == 0 || *epochs < 1 {
-		fmt.Fprintln(stderr, "engine tune fit: --data is required and --epochs must be positive")
+		fmt.Fprintln(stderr, "engine texel fit: --data is required and --epochs must be positive")
 		return 2
 	}
 	start := eval.Current()
@@ -94,7 +95,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	for _, name := range *data {
 		f, err := os.Open(name)
 		if err != nil {
-			fmt.Fprintln(stderr, "engine tune fit:", err)
+			fmt.Fprintln(stderr, "engine texel fit:", err)
 			return 1
 		}
 		defer f.Close()
@@ -102,11 +103,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	}
 	ds, err := texel.ReadDataset(io.MultiReader(all...), &start)
 	if err != nil {
-		fmt.Fprintln(stderr, "engine tune fit:", err)
+		fmt.Fprintln(stderr, "engine texel fit:", err)
 		return 1
 	}
 	if ds.Len() == 0 {
-		fmt.Fprintln(stderr, "engine tune fit: no positions in the data")
+		fmt.Fprintln(stderr, "engine texel fit: no positions in the data")
 		return 1
 	}
 	k := ds.FitK(&start)
@@ -121,7 +122,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 			err = os.WriteFile(*write, src, 0o644)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "engine tune fit:", err)
+			fmt.Fprintln(stderr, "engine texel fit:", err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *write)

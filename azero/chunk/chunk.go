@@ -1,18 +1,6 @@
-package azero
-
-import (
-	"bufio"
-	"compress/gzip"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
-)
-
-// Self-play sample chunks (format version 2), read by azero/train/chunks.py.
+// Package chunk is the training-data format of the zero mind: the samples
+// self-play writes (package azero) and the trainer reads
+// (azero/train/chunks.py), format version 2.
 //
 // A chunk file ("*.twfc.gz") is one gzip stream of little-endian data:
 //
@@ -29,15 +17,32 @@ import (
 // Version 1 chunks (no search value) are still read, with Q = NaN.
 // Files are written to a temporary name and renamed, so a chunk either
 // exists whole or not at all.
+package chunk
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/twofold-chess/twofold/azero/encoding"
+)
+
+// The file header and name.
 const (
-	ChunkMagic   = "TWFC"
-	ChunkVersion = 2
-	ChunkExt     = ".twfc.gz"
+	Magic   = "TWFC"
+	Version = 2
+	Ext     = ".twfc.gz"
 )
 
 // Sample is one training position.
 type Sample struct {
-	Features Features
+	Features encoding.Features
 	Result   int8    // for the side to move
 	Q        float32 // the search's root value for the side to move; NaN when unsearched
 	Policy   []PolicyEntry
@@ -49,8 +54,8 @@ type PolicyEntry struct {
 	Prob  float32
 }
 
-// WriteChunk writes samples to path atomically.
-func WriteChunk(path string, samples []Sample) error {
+// Write writes samples to path atomically.
+func Write(path string, samples []Sample) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-chunk-*")
 	if err != nil {
 		return err
@@ -61,8 +66,8 @@ func WriteChunk(path string, samples []Sample) error {
 	le := binary.LittleEndian
 	var buf [8]byte
 	put := func(b []byte) { bw.Write(b) }
-	put([]byte(ChunkMagic))
-	le.PutUint32(buf[:], ChunkVersion)
+	put([]byte(Magic))
+	le.PutUint32(buf[:], Version)
 	put(buf[:4])
 	le.PutUint32(buf[:], uint32(len(samples)))
 	put(buf[:4])
@@ -97,25 +102,25 @@ func WriteChunk(path string, samples []Sample) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// ReadChunk reads a chunk file (the Go side uses it in tests and tools).
-func ReadChunk(path string) ([]Sample, error) {
+// Read reads a chunk file (the Go side uses it in tests and tools).
+func Read(path string) ([]Sample, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	samples, err := readChunk(f)
+	samples, err := read(f)
 	if err != nil {
 		return nil, fmt.Errorf("chunk %s: %w", path, err)
 	}
 	return samples, nil
 }
 
-// readChunk decodes a chunk. Any bytes give samples or an error, never a
+// read decodes a chunk. Any bytes give samples or an error, never a
 // panic: the header's sample count is not trusted for an allocation (a
 // corrupt one asks for up to 2^32 samples), and a policy entry must name a
 // move index and hold a probability, since training indexes and sums them.
-func readChunk(f io.Reader) ([]Sample, error) {
+func read(f io.Reader) ([]Sample, error) {
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return nil, err
@@ -126,12 +131,12 @@ func readChunk(f io.Reader) ([]Sample, error) {
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, err
 	}
-	if string(hdr[:4]) != ChunkMagic {
+	if string(hdr[:4]) != Magic {
 		return nil, fmt.Errorf("not a sample chunk (magic %q)", hdr[:4])
 	}
 	version := le.Uint32(hdr[4:])
-	if version != 1 && version != ChunkVersion {
-		return nil, fmt.Errorf("version %d, this engine reads 1 and %d", version, ChunkVersion)
+	if version != 1 && version != Version {
+		return nil, fmt.Errorf("version %d, this engine reads 1 and %d", version, Version)
 	}
 	count := le.Uint32(hdr[8:])
 	// Real chunks hold a few thousand samples; past that the slice grows
@@ -170,8 +175,8 @@ func readChunk(f io.Reader) ([]Sample, error) {
 				return nil, fmt.Errorf("sample %d: %w", i, err)
 			}
 			pe := PolicyEntry{Index: le.Uint16(e[:]), Prob: math.Float32frombits(le.Uint32(e[2:]))}
-			if int(pe.Index) >= PolicySize {
-				return nil, fmt.Errorf("sample %d: policy index %d outside 0..%d", i, pe.Index, PolicySize-1)
+			if int(pe.Index) >= encoding.PolicySize {
+				return nil, fmt.Errorf("sample %d: policy index %d outside 0..%d", i, pe.Index, encoding.PolicySize-1)
 			}
 			if !(pe.Prob >= 0 && pe.Prob <= 1) {
 				return nil, fmt.Errorf("sample %d: policy probability %v outside [0, 1]", i, pe.Prob)

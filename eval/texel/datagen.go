@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,34 +149,4 @@ func playGame(s *search.Searcher, rng *rand.Rand, opt GenOptions, game int) ([]s
 		p.Make(res.Best)
 	}
 	return fens, "1/2"
-}
-
-// ReadOpenings reads starting positions from an EPD or FEN file: the first
-// four fields of each line are the position (clocks default to "0 1").
-func ReadOpenings(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var fens []string
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 4 {
-			continue
-		}
-		fen := strings.Join(fields[:4], " ")
-		if _, err := movegen.ParseFEN(fen); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
-		}
-		fens = append(fens, fen)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(fens) == 0 {
-		return nil, fmt.Errorf("%s: no positions", path)
-	}
-	return fens, nil
 }
