@@ -13,8 +13,8 @@ import (
 	"sort"
 
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/internal/regularfile"
+	"github.com/twofold-chess/twofold/movegen"
 )
 
 // entrySize is the size of one book entry in bytes.

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/internal/sysmem"
+	"github.com/twofold-chess/twofold/movegen"
 )
 
 func TestSEE(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero/onnx"
-	"github.com/twofold-chess/twofold/search"
 	"github.com/twofold-chess/twofold/internal/sysmem"
+	"github.com/twofold-chess/twofold/search"
 )
 
 // Regression tests for the input that used to crash, hang or flood the
