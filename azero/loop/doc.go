@@ -1,0 +1,10 @@
+// Package loop runs the AlphaZero training loop of `engine train`, resumable
+// from its run directory: self-play with the best network, training of one
+// network continuously (a Trainer: PyTorch's azero/train scripts in the
+// engine), the gate between the new network and the best, and every few
+// iterations the best network's climb of the ladder.
+//
+// Networks come through Config.Load and training through Config.Trainer,
+// so the loop's logic (phases, resumption, refusals, gating, records) is
+// tested with stand-ins, without PyTorch or ONNX Runtime.
+package loop
