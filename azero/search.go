@@ -3,6 +3,7 @@ package azero
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -641,7 +642,7 @@ func (s *Searcher) infos() []Info {
 	var order []int32
 	for i := int32(0); i < int32(rootNode.count); i++ {
 		c := rootNode.first + i
-		if t.allowed != nil && !containsMove(t.allowed, t.at(c).move) {
+		if t.allowed != nil && !slices.Contains(t.allowed, t.at(c).move) {
 			continue
 		}
 		order = append(order, c)

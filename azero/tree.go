@@ -2,6 +2,7 @@ package azero
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/twofold-chess/twofold/azero/encoding"
@@ -406,7 +407,7 @@ func (t *tree) pick(idx int32) int32 {
 		best, bestScore := int32(-1), math.Inf(-1)
 		for i := range children {
 			ch := &children[i]
-			if restrict && !containsMove(t.allowed, ch.move) {
+			if restrict && !slices.Contains(t.allowed, ch.move) {
 				continue
 			}
 			var score float64
@@ -436,15 +437,6 @@ func (t *tree) pick(idx int32) int32 {
 		// Every root move excluded by searchmoves: search them all.
 		t.allowed, restrict = nil, false
 	}
-}
-
-func containsMove(ms []board.Move, m board.Move) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // backup adds the playout's value along its path, removing the virtual loss
@@ -516,7 +508,7 @@ func (t *tree) bestChild(idx int32) int32 {
 	best := int32(-1)
 	for i := int32(0); i < int32(nd.count); i++ {
 		c := nd.first + i
-		if idx == root && t.allowed != nil && !containsMove(t.allowed, t.at(c).move) {
+		if idx == root && t.allowed != nil && !slices.Contains(t.allowed, t.at(c).move) {
 			continue
 		}
 		if best < 0 || t.better(c, best) {

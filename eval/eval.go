@@ -2,6 +2,7 @@ package eval
 
 import (
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/internal/mathx"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -43,16 +44,9 @@ func init() {
 			passedSpan[c][s] = ahead | (ahead&^board.FileA)>>1 | (ahead&^board.FileH)<<1
 		}
 		for t := board.Square(0); t < 64; t++ {
-			distance[s][t] = max(abs(s.File()-t.File()), abs(s.Rank()-t.Rank()))
+			distance[s][t] = max(mathx.Abs(s.File()-t.File()), mathx.Abs(s.Rank()-t.Rank()))
 		}
 	}
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // Evaluate returns the static evaluation of p in centipawns from the side to

@@ -17,8 +17,3 @@ func (s Score) EG() int { return int(int16(uint16(uint32(s+0x8000) >> 16))) }
 const maxPhase = 24
 
 var phaseWeight = [6]int{0, 1, 1, 2, 4, 0}
-
-// taper blends a Score by phase (maxPhase = pure middlegame, 0 = pure endgame).
-func taper(s Score, phase int) int {
-	return (s.MG()*phase + s.EG()*(maxPhase-phase)) / maxPhase
-}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/internal/mathx"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -12,16 +13,6 @@ import (
 // ladder with the same seeds plays the same games.
 func newRNG(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-}
-
-// splitmix64 spreads one seed into unrelated seeds for the different rungs;
-// seeds 1, 2, 3 given to PCG directly would already be fine, but mixing
-// keeps rung streams independent of each other for any user seed.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // randomPlayer is the bottom rung: any legal move, uniformly.
@@ -109,11 +100,11 @@ var rungDepths = [...]int{1, 2, 3, 4}
 // streams and search buffers) and must not be shared between goroutines.
 func Rungs(seed uint64) []Player {
 	rungs := []Player{
-		NewRandom(splitmix64(seed)),
-		NewGreedy(splitmix64(seed + 1)),
+		NewRandom(mathx.SplitMix64(seed)),
+		NewGreedy(mathx.SplitMix64(seed + 1)),
 	}
 	for i, d := range rungDepths {
-		rungs = append(rungs, NewAlphaBeta(d, splitmix64(seed+2+uint64(i))))
+		rungs = append(rungs, NewAlphaBeta(d, mathx.SplitMix64(seed+2+uint64(i))))
 	}
 	return rungs
 }

@@ -2,6 +2,7 @@ package ucifuzz
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -278,7 +279,7 @@ func CheckBestMove(p *board.Position, g GoSpec, line string) (class, detail stri
 	if err != nil {
 		return ClassIllegalMove, "bestmove " + best + " is illegal in " + p.FEN()
 	}
-	if g.SearchMoves != nil && !containsMove(g.SearchMoves, m) {
+	if g.SearchMoves != nil && !slices.Contains(g.SearchMoves, m) {
 		return ClassSearchMoves, "bestmove " + best + " is not among searchmoves in " + p.FEN()
 	}
 	if len(fields) >= 4 && fields[2] == "ponder" {
@@ -289,13 +290,4 @@ func CheckBestMove(p *board.Position, g GoSpec, line string) (class, detail stri
 		}
 	}
 	return "", ""
-}
-
-func containsMove(ms []board.Move, m board.Move) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/internal/mathx"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -109,14 +110,14 @@ func MoveIndexFor(side board.Color, m board.Move) int {
 	switch {
 	case m.Kind() == board.Promotion && m.PromotionType() != board.Queen:
 		plane = 64 + (df+1)*3 + int(m.PromotionType()-board.Knight)
-	case abs(df)*abs(dr) == 2:
+	case mathx.Abs(df)*mathx.Abs(dr) == 2:
 		for i, j := range knightJumps {
 			if j[0] == df && j[1] == dr {
 				plane = 56 + i
 			}
 		}
 	default:
-		dist := max(abs(df), abs(dr))
+		dist := max(mathx.Abs(df), mathx.Abs(dr))
 		step := [2]int{df / dist, dr / dist}
 		for i, d := range queenDirs {
 			if d == step {
@@ -137,11 +138,4 @@ func MoveFromIndex(p *board.Position, idx int) (board.Move, bool) {
 		}
 	}
 	return board.NoMove, false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -3,13 +3,15 @@ package data
 import (
 	"context"
 	"fmt"
-	"github.com/twofold-chess/twofold/nnue"
 	"io"
 	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/twofold-chess/twofold/internal/mathx"
+	"github.com/twofold-chess/twofold/nnue"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -196,7 +198,7 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		if ctx.Err() != nil {
 			return recs, Draw, false
 		}
-		if abs(res.Score) <= opt.MaxStartScore {
+		if mathx.Abs(res.Score) <= opt.MaxStartScore {
 			s.Clear() // the game is the same as without the check
 			break
 		}
@@ -316,11 +318,4 @@ func chess960Start(rng *rand.Rand) string {
 	castling := string([]byte{'A' + byte(f[2]), 'A' + byte(f[0]), 'a' + byte(f[2]), 'a' + byte(f[0])})
 	white := string(rank[:])
 	return strings.ToLower(white) + "/pppppppp/8/8/8/8/PPPPPPPP/" + white + " w " + castling + " - 0 1"
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
