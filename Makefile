@@ -226,7 +226,7 @@ release:
 clean:
 	rm -rf bin lib dist
 
-# Strength testing (README, "Measuring strength"); fastchess is built outside
+# Strength testing (docs/testing.md, "Measuring changes"); fastchess is built outside
 # the project and found through $FASTCHESS. make sprt [BASE=<rev>] [TC=..]:
 # an SPRT of the working tree against BASE (default HEAD); make gauntlet
 # [GAMES=..] [OPPONENTS_FILE=..]: against Debian's engines or the listed ones.
@@ -237,7 +237,7 @@ sprt:
 gauntlet:
 	scripts/gauntlet.sh
 
-# The board in the browser (README, "Play in the browser"): make play builds
+# The board in the browser (docs/play.md, "The web board"): make play builds
 # the engine and serves the page on 127.0.0.1:8080 (PLAY_FLAGS to change,
 # e.g. PLAY_FLAGS="--addr 127.0.0.1:9000 --open"); the binary prints the URL.
 # make test-browser drives the page in Debian's headless Chromium (installed
