@@ -7,7 +7,7 @@ import (
 )
 
 // defaultFile is the network Twofold ships: trained by nnue/train on
-// positions of Twofold's own self-play (the README's network card gives
+// positions of Twofold's own self-play (its card in docs/networks.md gives
 // its data, recipe and matches).
 //
 //go:embed default.nnue

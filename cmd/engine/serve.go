@@ -22,7 +22,7 @@ import (
 const serveHelp = `Usage: engine serve [flags]
 
 Serves a board to play and analyse in the browser, and its JSON API (see
-README, "Play in the browser"). Binds to 127.0.0.1 unless --addr says
+docs/play.md). Binds to 127.0.0.1 unless --addr says
 otherwise; the limits below keep one instance on a network from being
 exhausted. Ctrl-C stops it.
 

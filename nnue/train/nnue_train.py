@@ -13,8 +13,8 @@ both from the side to move's view, out_cp = network output * 400 (the engine's
 centipawns), K = --k (400). lambda defaults to 1 (the search score alone): the search's
 margins are centipawns of the hand-crafted scale, and in Twofold's self-play the results are
 more decisive than sigmoid(score / 400) says, so blending them in (lambda 0.75) inflated the
-network's scores about 1.3x over the search's and cost ~250 Elo in games (README, "Networks
-trained"). A lower lambda pulls the net towards the results (the hand-crafted evaluation's
+network's scores about 1.3x over the search's and cost ~250 Elo in games (docs/networks.md,
+the NNUE history). A lower lambda pulls the net towards the results (the hand-crafted evaluation's
 systematic errors, such as misjudged endgames) once the scale is handled.
 
 Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
