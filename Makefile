@@ -226,8 +226,8 @@ release:
 clean:
 	rm -rf bin lib dist
 
-# Strength testing (README, "Measuring strength"); fastchess is built outside
-# the project and found through $FASTCHESS. make sprt [BASE=<rev>] [TC=..]:
+# Strength testing (scripts/README.md); fastchess is built outside the project
+# and found through $FASTCHESS or PATH. make sprt [BASE=<rev>] [TC=..]:
 # an SPRT of the working tree against BASE (default HEAD); make gauntlet
 # [GAMES=..] [OPPONENTS_FILE=..]: against Debian's engines or the listed ones.
 # Settings reach the scripts through the environment (see their headers).
