@@ -27,26 +27,28 @@
 #   z31      the loop from o2, z29's and z30's games in its window (3,000 files),   1 h 50
 #            recipe B at 64 playouts, no gate, 91 iterations
 #   n4x32    a sample set of all of z31's chunk files (26,600 games; the newest 24  2 h on the
-#            held out) and a 4 x 32 network from scratch on it, batch 1024: 4,000 +   CPU; 4 min
+#            held out) and a 4 x 32 network from scratch on it, batch 1024: 4,000 +   CPU; minutes
 #            4,000 steps at lr 0.02, 2,000 at 0.002                                  on a GPU
-#   n4x32ft  n4x32 fine-tuned 800 steps at lr 0.003 on the newest 400,000 samples     10 min
-#   round1   n4x32-ft's self-play (recipe B, 64 playouts, 20,743 games, two          1 h 40
-#            processes of one worker), packed into a sample set, and n4x32-ft
-#            trained on it, batch 1024: 3,000 steps at lr 0.005, 838 at 0.0005 -> w5
-#   round2   the same from w5: 23,065 games; 1,904 steps at 0.005, 708 at 0.0005    1 h 40
+#   n4x32ft  n4x32 fine-tuned 800 steps at lr 0.003 on the newest 400,000 samples     30 min
+#            (n4x32-ft), and its ladder
+#   round1   n4x32-ft's self-play (recipe B, 64 playouts, 20,743 games, two          2 h
+#            processes of one worker: 46 min), packed into a sample set, n4x32-ft
+#            trained on it, batch 1024: 3,000 steps at lr 0.005, 838 at 0.0005
+#            (50 min) -> w5, and its ladder
+#   round2   the same from w5: 23,065 games; 1,904 steps at 0.005, 708 at 0.0005    1 h 45
 #            -> rn
-#   round3   the same from rn: 23,277 games; 3,000 steps at 0.01, 702 at 0.001      1 h 50
+#   round3   the same from rn: 23,277 games; 3,000 steps at 0.01, 702 at 0.001      2 h
 #            -> r3h
-#   round4   the same from r3h: 24,725 games; 3,000 steps at 0.01, 886 at 0.001     1 h 50
+#   round4   the same from r3h: 24,725 games; 3,000 steps at 0.01, 886 at 0.001     2 h
 #            -> r4n, the shipped network
 #
-# About 19 hours on 2 cores. After n4x32-ft and after every round the new network plays the
+# About 18 hours on 2 cores. After n4x32-ft and after every round the new network plays the
 # ladder (800 playouts a move, 50 games a rung against alphabeta-d2 and -d3, under each of
 # LADDER_SEEDS): each round's network scored above its parent's on both rungs over the same
 # 150 games (r4n: 77.3% against d2, 52.7% against d3). A round's training ran against
-# wall-clock deadlines (round 1 16 minutes; round 2 25 then 8; rounds 3 and 4 40 then 13),
-# which ended some segments early: the step counts above are the ones reached, so a rerun
-# needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
+# wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
+# rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
+# ones reached, so a rerun needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
 # (scripts/gpu-offline-train.sh runs the same segments there, with their deadlines); DEVICE=cuda
 # here does the same.
 #
