@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/gpu-offline-train.sh - train networks from scratch on all of a run's games on a GPU
 # machine (PyTorch, no Go needed), several shapes at once, then export them and measure them on
-# held-out games. The 4 x 32 network that the shipped one descends from (n4x32-ft) was made this
-# way on one H200 GPU; scripts/recipe-zero.sh runs the same segments.
+# held-out games. Its first three segments made n4x32, from which the shipped MCTS network
+# descends, on one H200 GPU in minutes (scripts/recipe-zero.sh, stages n4x32 and n4x32ft, holds
+# the whole recipe).
 #
 #   scripts/gpu-offline-train.sh prepare CHUNKS [HOLDOUT]   # where the games are: CHUNKS -> BUNDLE/set
 #   scripts/gpu-offline-train.sh run                         # on the GPU machine, from the checkout's root
