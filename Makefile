@@ -83,7 +83,7 @@ nocgo-test:
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
-	$(PYTHON) -m unittest discover -s nnue/train
+	$(PYTHON) -m unittest discover -s eval/train
 	$(PYTHON) -m unittest discover -s scripts -p "*_test.py"
 
 fmt-check:
@@ -226,8 +226,8 @@ release:
 clean:
 	rm -rf bin lib dist
 
-# Strength testing (docs/testing.md, "Measuring changes"); fastchess is built outside
-# the project and found through $FASTCHESS. make sprt [BASE=<rev>] [TC=..]:
+# Strength testing (scripts/README.md); fastchess is built outside the project
+# and found through $FASTCHESS or PATH. make sprt [BASE=<rev>] [TC=..]:
 # an SPRT of the working tree against BASE (default HEAD); make gauntlet
 # [GAMES=..] [OPPONENTS_FILE=..]: against Debian's engines or the listed ones.
 # Settings reach the scripts through the environment (see their headers).
@@ -237,7 +237,7 @@ sprt:
 gauntlet:
 	scripts/gauntlet.sh
 
-# The board in the browser (docs/play.md, "The web board"): make play builds
+# The board in the browser (README, "Play in the browser"): make play builds
 # the engine and serves the page on 127.0.0.1:8080 (PLAY_FLAGS to change,
 # e.g. PLAY_FLAGS="--addr 127.0.0.1:9000 --open"); the binary prints the URL.
 # make test-browser drives the page in Debian's headless Chromium (installed

@@ -92,8 +92,8 @@ func TestParamsAreSanitized(t *testing.T) {
 	}
 }
 
-// Issue 13: "setoption name CPuct value NaN" (or CPuctBase, FPUReduction,
-// inf, -inf) and "go nodes 300" overflowed the stack in pick: every PUCT
+// "setoption name CPuct value NaN" (or CPuctBase, FPUReduction, inf,
+// -inf) and "go nodes 300" used to overflow the stack in pick: every PUCT
 // score was NaN, no child was chosen, and pick called itself for ever.
 func TestSearchSurvivesNonFiniteParams(t *testing.T) {
 	for _, p := range []Params{
@@ -193,7 +193,7 @@ func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 	}
 }
 
-// Issue 13: "go infinite" with MCTS grew without bound. With RamLimitMB a
+// "go infinite" with MCTS used to grow without bound. With RamLimitMB a
 // search stops at the budget and still plays a legal move.
 func TestTreeStaysWithinRamLimit(t *testing.T) {
 	for _, lim := range []timeman.Limits{{Nodes: 10_000_000}, {MoveTime: 20 * time.Second}} {

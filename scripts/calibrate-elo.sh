@@ -25,14 +25,16 @@
 # the clock and on the machine's load.
 #
 # Environment (defaults in brackets):
-#   FASTCHESS     fastchess binary [fastchess on PATH]; see README, "Measuring strength"
+#   FASTCHESS     fastchess binary [fastchess on PATH]; scripts/sprt.sh's header says how to build it
 #   STOCKFISH     [/usr/games/stockfish]
 #   GAMES         games per point, rounded up to even [40]
 #   TC            [5+0.05]
 #   CONCURRENCY   [2 when the load average is below 2.5, else 1]
-#   BOOK          [../shared/books/2moves_v1.epd], random order, colours swapped (-repeat)
+#   BOOK          opening file, .epd or .pgn [scripts/openings-2moves.epd], random order,
+#                 colours swapped (-repeat)
 #   SEED          opening-order seed [random, printed]
-#   RUN_DIR       PGNs and logs, outside the repository [/tmp/twofold-calib/<date>-<time>]
+#   RUN_DIR       PGNs and logs; outside the checkout or git-ignored inside it
+#                 [runs/calibrate-elo/<date>-<time>]
 set -euo pipefail
 
 die() { echo "calibrate-elo.sh: $*" >&2; exit 2; }
@@ -44,21 +46,21 @@ cd "$ROOT"
 
 case ${1:-} in -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 
-FASTCHESS=${FASTCHESS:-$(command -v fastchess || true)}
-{ [ -n "$FASTCHESS" ] && [ -x "$FASTCHESS" ]; } || die "fastchess not found: set FASTCHESS"
+FASTCHESS=$(find_fastchess)
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 [ -x "$STOCKFISH" ] || die "Stockfish not found: apt-get install stockfish, or set STOCKFISH"
 GAMES=${GAMES:-40}
 TC=${TC:-5+0.05}
-BOOK=$(realpath "${BOOK:-$ROOT/../shared/books/2moves_v1.epd}")
-[ -r "$BOOK" ] || die "opening book not readable: $BOOK"
+BOOK=${BOOK:-$(default_book)}
+BOOK_FORMAT=$(check_book "$BOOK")
+BOOK=$(realpath "$BOOK")
 SEED=${SEED:-$(( (RANDOM << 15) | RANDOM ))}
 case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
 
-# The measured points (README, "UCI_Elo calibration"), each against an anchor near its Elo;
-# search.EloStrength's rungs are a line through the depth-3 points, nodes=3000, nodes=20000,
-# the nodes=N,net=1 points (network 8) and full.
+# The measured points (the documentation's UCI_Elo calibration), each against an anchor near
+# its Elo; search.EloStrength's rungs are a line through the depth-3 points, nodes=3000,
+# nodes=20000, the nodes=N,net=1 points (with the embedded network) and full.
 POINTS=("$@")
 [ ${#POINTS[@]} -gt 0 ] || POINTS=(
     "depth=1,margin=50 1350"
@@ -81,10 +83,7 @@ POINTS=("$@")
 )
 # To verify the mapping: scripts/calibrate-elo.sh "elo=1400 1400" "elo=1850 1850" "elo=2250 2250"
 
-RUN_DIR=${RUN_DIR:-/tmp/twofold-calib/$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$RUN_DIR"
-RUN_DIR=$(realpath "$RUN_DIR")
-case $RUN_DIR/ in "$ROOT"/*) die "RUN_DIR must be outside the repository: $RUN_DIR" ;; esac
+RUN_DIR=$(run_dir calibrate-elo)
 
 LABEL=$(git rev-parse --short HEAD)
 [ -z "$(git status --porcelain -- search uci cmd eval)" ] || LABEL="$LABEL-dirty"
@@ -116,7 +115,7 @@ for point in "${POINTS[@]}"; do
     CMD=("$FASTCHESS" "${ENG[@]}"
          -engine "cmd=$STOCKFISH" "name=sf-$anchor" option.Threads=1 option.UCI_LimitStrength=true "option.UCI_Elo=$anchor"
          -each "tc=$TC" option.Hash=16
-         -openings "file=$BOOK" format=epd order=random -srand "$SEED"
+         -openings "file=$BOOK" "format=$BOOK_FORMAT" order=random -srand "$SEED"
          -rounds "$ROUNDS" -repeat -concurrency "$conc" "${ADJ[@]}" -ratinginterval 0
          -pgnout "file=$dir/games.pgn")
     printf '%q ' "${CMD[@]}" >"$dir/command.txt"; echo >>"$dir/command.txt"

@@ -12,7 +12,7 @@
 #   "/usr/games/stockfish name=sf-2000 option.UCI_LimitStrength=true option.UCI_Elo=2000"
 #   "/usr/games/glaurung option.Threads=1"
 #   "/usr/games/toga2 'option.Number of Threads=1'"
-#   "/work/tools/bin/chess-3 name=chess-3"       # an engine built outside the repository
+#   "$HOME/engines/chess-3 name=chess-3"         # an engine built outside the repository
 # OPPONENTS_FILE: one OPPONENT per line (# comments and blank lines skipped).
 # With neither, the Debian engines that are installed (apt-get install stockfish glaurung
 # toga2 ethereal-chess): Glaurung 2.2 (Threads 1), Toga II 3.0, Ethereal 12, and Stockfish
@@ -20,11 +20,11 @@
 #
 # Every engine gets Hash 16 (HASH) and the time control; opponents that default to more
 # than one thread need their own option (Glaurung's default is 2, hence Threads=1 above).
-# Twofold plays with Threads 1. Openings come from ../shared/books/ in random order, each
-# played twice with colours swapped.
+# Twofold plays with Threads 1. Openings come from BOOK in random order, each played twice
+# with colours swapped.
 #
 # fastchess is not part of this project; build it from its public source outside the
-# repository and set FASTCHESS (see scripts/sprt.sh or the README, "Measuring strength").
+# repository and set FASTCHESS (scripts/sprt.sh's header says how).
 #
 # Environment (defaults in brackets):
 #   FASTCHESS     path of the fastchess binary [fastchess on PATH]
@@ -33,9 +33,10 @@
 #   TC            time control [8+0.08]
 #   CONCURRENCY   games in parallel [2]
 #   HASH          Hash for every engine [16]
-#   BOOK          opening file, .epd or .pgn [../shared/books/2moves_v1.epd]
+#   BOOK          opening file, .epd or .pgn [scripts/openings-2moves.epd]
 #   SEED          opening-order seed [random, printed]
-#   RUN_DIR       PGNs and logs, outside the repository [/tmp/twofold-gauntlet/<date>-<time>]
+#   RUN_DIR       PGNs and logs; outside the checkout or git-ignored inside it
+#                 [runs/gauntlet/<date>-<time>]
 #   ADJUDICATE    1 = draw/resign adjudication as in sprt.sh, 0 = none [1]
 #   MAX_LOAD      skip the remaining opponents when the 1-minute load average is above it
 #                 [twice the cores]
@@ -49,29 +50,22 @@ cd "$ROOT"
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
 
-case ${1:-} in -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 
-FASTCHESS=${FASTCHESS:-$(command -v fastchess || true)}
-{ [ -n "$FASTCHESS" ] && [ -x "$FASTCHESS" ]; } ||
-    die "fastchess not found: build it outside the repository and set FASTCHESS (README, \"Measuring strength\")"
+FASTCHESS=$(find_fastchess)
 
 GAMES=${GAMES:-100}
 TC=${TC:-8+0.08}
 CONCURRENCY=${CONCURRENCY:-2}
 HASH=${HASH:-16}
-BOOK=${BOOK:-$ROOT/../shared/books/2moves_v1.epd}
+BOOK=${BOOK:-$(default_book)}
 SEED=${SEED:-$(( (RANDOM << 15) | RANDOM ))}
 ADJUDICATE=${ADJUDICATE:-1}
 EXTRA=${EXTRA:-}
 case $GAMES in ''|*[!0-9]*|0) die "GAMES must be a positive integer" ;; esac
 ROUNDS=$(( (GAMES + 1) / 2 ))
-[ -r "$BOOK" ] || die "opening book not readable: $BOOK"
+BOOK_FORMAT=$(check_book "$BOOK")
 BOOK=$(realpath "$BOOK")
-case $BOOK in
-    *.epd|*.EPD) BOOK_FORMAT=epd ;;
-    *.pgn|*.PGN) BOOK_FORMAT=pgn ;;
-    *) die "BOOK must end in .epd or .pgn: $BOOK" ;;
-esac
 
 # The opponents.
 OPPONENTS=()
@@ -93,10 +87,7 @@ fi
 [ ${#OPPONENTS[@]} -gt 0 ] ||
     die "no opponents: name some, or apt-get install stockfish glaurung toga2 ethereal-chess"
 
-RUN_DIR=${RUN_DIR:-/tmp/twofold-gauntlet/$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$RUN_DIR"
-RUN_DIR=$(realpath "$RUN_DIR")
-case $RUN_DIR/ in "$ROOT"/*) die "RUN_DIR must be outside the repository: $RUN_DIR" ;; esac
+RUN_DIR=$(run_dir gauntlet)
 
 LABEL=$(git rev-parse --short HEAD)
 if [ -n "${ENGINE:-}" ]; then

@@ -1,4 +1,5 @@
-# scripts/lib.sh - helpers shared by sprt.sh, gauntlet.sh and calibrate-elo.sh (sourced, not run).
+# scripts/lib.sh - helpers shared by sprt.sh, gauntlet.sh and calibrate-elo.sh (sourced, not run;
+# they expect ROOT, the checkout, and a die function).
 # shellcheck shell=bash
 
 # The engines are built as "make build" builds them: with the NNUE vector
@@ -51,4 +52,53 @@ load_ok() {
         echo "load average $load is above MAX_LOAD=$max" >&2
         return 1
     fi
+}
+
+# default_book: the opening book the match scripts use when BOOK is not set: the balanced
+# 2-move openings committed beside the scripts (scripts/openings.py made them).
+default_book() {
+    echo "$ROOT/scripts/openings-2moves.epd"
+}
+
+# check_book FILE: dies unless FILE is a readable .epd or .pgn file; prints its fastchess
+# format (epd or pgn).
+check_book() {
+    [ -r "$1" ] && [ -f "$1" ] ||
+        die "opening book not readable: $1 (set BOOK to an .epd or .pgn file of openings)"
+    case $1 in
+        *.epd|*.EPD) echo epd ;;
+        *.pgn|*.PGN) echo pgn ;;
+        *) die "BOOK must end in .epd or .pgn: $1" ;;
+    esac
+}
+
+# find_fastchess: the fastchess binary from $FASTCHESS or PATH, or dies saying how to get one.
+find_fastchess() {
+    local f=${FASTCHESS:-$(command -v fastchess || true)}
+    if [ -z "$f" ] || [ ! -x "$f" ]; then
+        echo -n "${0##*/}: " >&2
+        cat >&2 <<'MSG'
+fastchess not found: set FASTCHESS to its binary, or put it on PATH. It is not part of this
+project; build it from its public source in a directory outside the checkout, for example:
+  git clone https://github.com/Disservin/fastchess ~/src/fastchess
+  (cd ~/src/fastchess && git checkout v1.8.2-alpha && make -j2)   # g++ (build-essential)
+  export FASTCHESS=~/src/fastchess/fastchess
+MSG
+        exit 2
+    fi
+    echo "$f"
+}
+
+# run_dir NAME: creates and prints the run directory: $RUN_DIR if set, else
+# runs/NAME/<date>-<time> inside the checkout (git-ignored). A directory inside the checkout
+# must be git-ignored, so the builds' "-dirty" labels stay true.
+run_dir() {
+    local d=${RUN_DIR:-$ROOT/runs/$1/$(date +%Y%m%d-%H%M%S)}
+    d=$(realpath -m "$d")
+    case $d/ in
+        "$ROOT"/*) git -C "$ROOT" check-ignore -q "$d" ||
+            die "RUN_DIR inside the checkout must be git-ignored (runs/ is): $d" ;;
+    esac
+    mkdir -p "$d" || die "cannot create the run directory $d"
+    echo "$d"
 }

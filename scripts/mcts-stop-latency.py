@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stop latency of the MCTS searcher through UCI (issue 12, section 4).
+"""Stop latency of the MCTS searcher through UCI: how long after "stop" the bestmove comes.
 
 Starts the engine with Search=MCTS, then N times: a new game in one of four
 positions, "go infinite", a random wait of 0.1-0.6 s, "stop", and the time

@@ -10,7 +10,7 @@
 #
 # It builds both engines (BASE in a temporary `git worktree`, DEV from the working tree or
 # from its own worktree), prints each `engine bench` signature, then runs fastchess:
-# 1 thread, Hash 16, openings from ../shared/books/ in random order, each opening played
+# 1 thread, Hash 16, openings from BOOK in random order, each opening played
 # twice with colours swapped, SPRT on the Elo of DEV over BASE. At the end it prints
 # W/D/L, Elo +/- error, the LLR and the verdict (H1 accepted = DEV is stronger by the
 # hypothesis, H0 accepted = it is not, inconclusive = the games cap was reached), time
@@ -18,9 +18,9 @@
 #
 # fastchess is not part of this project. Build it from its public source, outside the
 # repository, and point FASTCHESS at the binary:
-#   git clone https://github.com/Disservin/fastchess /work/tools/src/fastchess
-#   cd /work/tools/src/fastchess && git checkout v1.8.2-alpha && make -j2   # g++ (build-essential)
-#   export FASTCHESS=/work/tools/src/fastchess/fastchess
+#   git clone https://github.com/Disservin/fastchess ~/src/fastchess
+#   cd ~/src/fastchess && git checkout v1.8.2-alpha && make -j2   # g++ (build-essential)
+#   export FASTCHESS=~/src/fastchess/fastchess
 #
 # Environment (defaults in brackets):
 #   FASTCHESS    path of the fastchess binary [fastchess on PATH]
@@ -32,11 +32,13 @@
 #   MODEL        SPRT Elo model: normalized | logistic | bayesian [normalized, fastchess's default]
 #   CONCURRENCY  games in parallel [2]
 #   HASH THREADS engine options for both sides [16 1]
-#   BOOK         opening file, .epd or .pgn [../shared/books/2moves_v1.epd]
+#   BOOK         opening file, .epd or .pgn [scripts/openings-2moves.epd: 1000 balanced 2-move
+#                openings; a larger book such as fishtest's 2moves_v1.epd or UHO_4060_v4.epd
+#                repeats fewer openings in a long test]
 #   MAX_GAMES    games cap; the test stops there if the SPRT has not decided [20000]
 #   SEED         opening-order seed (-srand) [random; printed, so a run can be repeated]
-#   RUN_DIR      where the PGN, log, binaries and fastchess config go, outside the repository
-#                [/tmp/twofold-sprt/<date>-<time>-<base>-vs-<dev>]
+#   RUN_DIR      where the PGN, log, binaries and fastchess config go; outside the checkout
+#                or git-ignored inside it [runs/sprt/<date>-<time>-<base>-vs-<dev>]
 #   ADJUDICATE   1 = draw (move 40, 8 moves within 10 cp) and resign (3 moves beyond 600 cp)
 #                adjudication, 0 = play every game out [1]
 #   EXTRA        more fastchess arguments, split on spaces
@@ -52,19 +54,10 @@ cd "$ROOT"
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
 
-case ${1:-} in -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 [ $# -eq 0 ] || die "no arguments; settings come from the environment (see --help)"
 
-FASTCHESS=${FASTCHESS:-$(command -v fastchess || true)}
-if [ -z "$FASTCHESS" ] || [ ! -x "$FASTCHESS" ]; then
-    cat >&2 <<'EOF'
-sprt.sh: fastchess not found. Build it outside the repository and set FASTCHESS:
-  git clone https://github.com/Disservin/fastchess /work/tools/src/fastchess
-  (cd /work/tools/src/fastchess && git checkout v1.8.2-alpha && make -j2)
-  export FASTCHESS=/work/tools/src/fastchess/fastchess
-EOF
-    exit 2
-fi
+FASTCHESS=$(find_fastchess)
 
 BASE=${BASE:-HEAD}
 DEV=${DEV:-}
@@ -77,7 +70,7 @@ MODEL=${MODEL:-normalized}
 CONCURRENCY=${CONCURRENCY:-2}
 HASH=${HASH:-16}
 THREADS=${THREADS:-1}
-BOOK=${BOOK:-$ROOT/../shared/books/2moves_v1.epd}
+BOOK=${BOOK:-$(default_book)}
 MAX_GAMES=${MAX_GAMES:-20000}
 SEED=${SEED:-$(( (RANDOM << 15) | RANDOM ))}
 ADJUDICATE=${ADJUDICATE:-1}
@@ -85,13 +78,8 @@ EXTRA=${EXTRA:-}
 
 case $MAX_GAMES in ''|*[!0-9]*|0) die "MAX_GAMES must be a positive integer" ;; esac
 case $CONCURRENCY in ''|*[!0-9]*|0) die "CONCURRENCY must be a positive integer" ;; esac
-[ -r "$BOOK" ] || die "opening book not readable: $BOOK"
+BOOK_FORMAT=$(check_book "$BOOK")
 BOOK=$(realpath "$BOOK")
-case $BOOK in
-    *.epd|*.EPD) BOOK_FORMAT=epd ;;
-    *.pgn|*.PGN) BOOK_FORMAT=pgn ;;
-    *) die "BOOK must end in .epd or .pgn: $BOOK" ;;
-esac
 ROUNDS=$(( (MAX_GAMES + 1) / 2 ))   # a round = one opening, both colours
 
 BASE_SHA=$(git rev-parse --verify --quiet "$BASE^{commit}") || die "BASE is not a commit: $BASE"
@@ -107,10 +95,8 @@ BASE_NAME="base-$BASE_LABEL"
 DEV_NAME="dev-$DEV_LABEL"
 [ "$BASE_NAME" != "$DEV_NAME" ] || { BASE_NAME="$BASE_NAME-b"; DEV_NAME="$DEV_NAME-a"; }
 
-RUN_DIR=${RUN_DIR:-/tmp/twofold-sprt/$(date +%Y%m%d-%H%M%S)-$BASE_LABEL-vs-$DEV_LABEL}
-mkdir -p "$RUN_DIR"
-RUN_DIR=$(realpath "$RUN_DIR")
-case $RUN_DIR/ in "$ROOT"/*) die "RUN_DIR must be outside the repository: $RUN_DIR" ;; esac
+RUN_DIR=${RUN_DIR:-$ROOT/runs/sprt/$(date +%Y%m%d-%H%M%S)-$BASE_LABEL-vs-$DEV_LABEL}
+RUN_DIR=$(run_dir sprt)
 
 # Builds: the base (and DEV when it is a commit) in throw-away worktrees.
 BUILD_TMP=$(mktemp -d /tmp/twofold-sprt-build.XXXXXX)

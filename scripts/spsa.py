@@ -14,9 +14,14 @@ The engine must be a -tags spsa build, which lists the tunables as UCI spin
 options (the default, and each one's range and c_end, come from `engine
 tunables`):
 
-    go build -tags spsa -o /tmp/twofold-tune ./cmd/engine
-    scripts/spsa.py --engine /tmp/twofold-tune --run-dir /work/runs/spsa-1 \\
+    go build -tags spsa -o bin/engine-spsa ./cmd/engine
+    scripts/spsa.py --engine bin/engine-spsa --run-dir runs/spsa-1 \\
         --iterations 4000 --tc 5+0.05
+
+fastchess comes from --fastchess, $FASTCHESS or PATH (scripts/sprt.sh's header says how to
+build it); the openings from --book, $BOOK or scripts/openings-2moves.epd (a larger book,
+such as fishtest's UHO_4060_v4.epd, repeats fewer openings over thousands of iterations);
+the run directory from --run-dir, $RUN_DIR or runs/spsa (git-ignored).
 
 The run directory keeps state.json (iteration, theta) after every iteration
 and history.csv (one line per iteration); running the same command again
@@ -32,10 +37,12 @@ import math
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMMA = 0.101
 ALPHA = 0.602
 RESULT = re.compile(r"^Finished game \d+ \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2)")
@@ -133,15 +140,18 @@ def save_state(path, state):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", required=True, help="a -tags spsa build of the engine")
-    ap.add_argument("--run-dir", required=True, help="state.json and history.csv (resumable)")
-    ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS", "fastchess"))
+    ap.add_argument("--run-dir", default=os.environ.get("RUN_DIR") or os.path.join(ROOT, "runs", "spsa"),
+                    help="state.json and history.csv (resumable) [$RUN_DIR or runs/spsa]")
+    ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS") or "fastchess",
+                    help="fastchess binary [$FASTCHESS or fastchess on PATH]")
     ap.add_argument("--iterations", type=int, default=4000)
     ap.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
     ap.add_argument("--r-end", type=float, default=0.002)
     ap.add_argument("--tc", default="5+0.05")
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--concurrency", type=int, default=2)
-    ap.add_argument("--book", default=os.path.join(os.path.dirname(__file__), "../../shared/books/UHO_4060_v4.epd"))
+    ap.add_argument("--book", default=os.environ.get("BOOK") or os.path.join(ROOT, "scripts", "openings-2moves.epd"),
+                    help="EPD openings [$BOOK or scripts/openings-2moves.epd]")
     ap.add_argument("--only", help="comma-separated names: tune these, keep the rest at their defaults")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--print", action="store_true", help="print the current values and exit")
@@ -162,6 +172,13 @@ def main():
             print("setoption name %s value %d   # default %d" % (k, round(v), params[k][0]))
         return
     args.book = os.path.abspath(args.book)
+    if not os.path.isfile(args.book):
+        sys.exit("spsa.py: opening book not found: %s (set --book or BOOK to an EPD file)" % args.book)
+    fastchess = shutil.which(args.fastchess)
+    if fastchess is None:
+        sys.exit("spsa.py: fastchess not found: %s (set --fastchess or FASTCHESS; scripts/sprt.sh's "
+                 "header says how to build it)" % args.fastchess)
+    args.fastchess = fastchess
     sched = Schedule(args.iterations, args.r_end)
     rng = random.Random(args.seed * 1000003 + state["iteration"])
     hist_path = os.path.join(args.run_dir, "history.csv")

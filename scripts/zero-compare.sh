@@ -3,13 +3,13 @@
 # compute: every RECIPE runs `engine train` from scratch in its own run directory, all of them
 # side by side for the same wall time (so each gets the same share of the cores), then the best
 # network of each climbs the ladder. Prints a table: iterations, self-play games, promotions,
-# best network and the score on each rung. The README's "Learning efficiency" table was made
-# with it (commit 1090f2c, DURATION=1500).
+# best network and the score on each rung. The documentation's learning-efficiency tables
+# were made with it (DURATION=1500: 25 minutes a recipe, three side by side on 2 cores).
 #
 # Usage:
 #   scripts/zero-compare.sh "NAME FLAGS..." ["NAME FLAGS..." ...]
-#   scripts/zero-compare.sh                      # the README's three recipes (below)
-#   DURATION=3600 RUN_DIR=/work/runs/cmp-wdl scripts/zero-compare.sh "base --gumbel 16 --playouts 32 --fast-playouts 16" ...
+#   scripts/zero-compare.sh                      # the three recipes A, B, C (below)
+#   DURATION=3600 RUN_DIR=runs/cmp-wdl scripts/zero-compare.sh "base --gumbel 16 --playouts 32 --fast-playouts 16" ...
 #
 # A RECIPE is a name followed by `engine train` flags; COMMON flags (below) come first, so a
 # recipe's own flags override them. Run the same command again with the same RUN_DIR to
@@ -23,13 +23,13 @@
 #   COMMON        flags every recipe gets [see below]
 #   LADDER_PLAYOUTS, LADDER_GAMES, LADDER_RUNGS
 #                 the final ladder [200, 20, random,greedy,alphabeta-d1,alphabeta-d2]
-#   RUN_DIR       run directories and logs, outside the repository [/tmp/twofold-zero/<date>-<time>]
+#   RUN_DIR       run directories and logs [runs/zero-compare/<date>-<time>, git-ignored]
 set -euo pipefail
 
 die() { echo "zero-compare.sh: $*" >&2; exit 2; }
 
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not inside a git checkout"
-RUN_DIR=${RUN_DIR:-/tmp/twofold-zero/$(date +%Y%m%d-%H%M%S)}
+RUN_DIR=$(realpath -m "${RUN_DIR:-$ROOT/runs/zero-compare/$(date +%Y%m%d-%H%M%S)}")
 DURATION=${DURATION:-1500}
 ONNXRUNTIME=${ONNXRUNTIME:-$ROOT/lib/libonnxruntime.so.1}
 COMMON=${COMMON:---workers 1 --parallel 16 --games 128 --max-plies 300 --steps 60 --window 100 --blocks 4 --channels 32 --gate-games 20 --gate-playouts 64 --gate-random-plies 8 --gate-sample-moves 15 --ladder-every 0 --seed 1}

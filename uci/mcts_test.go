@@ -155,7 +155,7 @@ func TestMCTSStopPonderAndClock(t *testing.T) {
 	assert.Less(t, time.Since(start), 900*time.Millisecond)
 }
 
-// Issue 13: NaN passed floatOption's range test (x < lo || x > hi is false
+// NaN used to pass floatOption's range test (x < lo || x > hi is false
 // for NaN) and infinities passed where the range allowed, and a search
 // with such a constant overflowed the stack.
 func TestFloatOptionRefusesNonFinite(t *testing.T) {

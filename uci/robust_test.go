@@ -19,7 +19,7 @@ import (
 )
 
 // Regression tests for the input that used to crash, hang or flood the
-// engine (issue 13's fuzz findings); each keeps one class fixed.
+// engine (the UCI fuzzer's findings); each keeps one class fixed.
 
 // Lines of a megabyte are read whole; longer ones are skipped with a
 // message; neither ends the session (bufio.Scanner's "token too long" did).

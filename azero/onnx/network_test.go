@@ -33,7 +33,7 @@ func TestHandBuiltNetworkLoads(t *testing.T) {
 	assert.NotEqual(t, "", res.Best.UCI(false))
 }
 
-// Issue 13: a network with NaN or infinite outputs was accepted and the
+// A network with NaN or infinite outputs used to be accepted, and the
 // first search crashed. LoadNetwork now runs it and refuses it.
 func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	runtimeOrSkip(t)
@@ -62,7 +62,7 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	}
 }
 
-// Issue 13: "NetworkFile /dev/zero" read until memory ran out and
+// "NetworkFile /dev/zero" used to read until memory ran out, and
 // "NetworkFile /dev/stdin" swallowed the UCI input. Only regular files up
 // to MaxNetworkBytes are read; the rest are refused before reading.
 func TestLoadNetworkRefusesWhatIsNotANetworkFile(t *testing.T) {

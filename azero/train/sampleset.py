@@ -1,7 +1,8 @@
 """A sample set: every sample of a chunk directory in one compact folder, to move a run's
-games to another machine (a lent GPU machine takes 64 MiB per call) and train there.
+games to another machine (a GPU machine, say, reached through a transfer of limited size)
+and train there.
 
-  python3 azero/train/sampleset.py --chunks runs/z31/chunks --out set --holdout 24
+  python3 azero/train/sampleset.py --chunks runs/RUN/chunks --out set --holdout 24
 
 The newest --holdout chunk files become the held-out split ("hold", for evaluate.py); the
 rest the training split ("train", for train.py --sample-set). Each split is a few flat
@@ -15,8 +16,8 @@ arrays, one xz-compressed file each, named SPLIT.FIELD.DTYPE.SHAPE.xz:
   pol_index uint16 [E]
   pol_sqrt8 uint8  [E]         round(255 * sqrt(probability))
 
-Columns compress far better than gzip'ed records (z31's 1.05M samples: 193 MB of chunks,
-43 MB of sample set). The only loss is the policy probabilities' precision: the square
+Columns compress far better than gzip'ed records (1.05M samples of 26,600 games: 193 MB of
+chunks, 43 MB of sample set). The only loss is the policy probabilities' precision: the square
 root keeps small probabilities (down to 1.5e-5) apart from zero, and load() renormalises
 each sample's entries to sum to 1 (the cross-entropy moves by about 1e-3 nats).
 Samples keep the chunks' order (oldest first, by mtime and name), so the training

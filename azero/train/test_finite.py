@@ -45,7 +45,7 @@ class TestNonFinite(unittest.TestCase):
         return run
 
     def test_huge_lr_refused_without_saving_or_exporting(self):
-        # The reproduction: --lr 1e6 logged "loss nan" and exported a NaN net.
+        # The failure this guards against: --lr 1e6 logged "loss nan" and exported a NaN net.
         run = self.init("huge-lr")
         ckpt = os.path.join(run, train.CHECKPOINT)
         before = read_bytes(ckpt)

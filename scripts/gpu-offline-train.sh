@@ -1,36 +1,41 @@
 #!/usr/bin/env bash
-# scripts/device-offline.sh - train networks from scratch on all of a run's games, on a borrowed
-# GPU machine (PyTorch, no Go), several shapes at once, then export and measure them on held-out
-# games. Session 33 made the shipped network this way (README, "Offline training on a GPU").
+# scripts/gpu-offline-train.sh - train networks from scratch on all of a run's games on a GPU
+# machine (PyTorch, no Go needed), several shapes at once, then export them and measure them on
+# held-out games. Its first three segments made n4x32, from which the shipped MCTS network
+# descends, on one H200 GPU in minutes (scripts/recipe-zero.sh, stages n4x32 and n4x32ft, holds
+# the whole recipe).
 #
-#   scripts/device-offline.sh prepare CHUNKS [HOLDOUT]   # here: pack CHUNKS into BUNDLE/set
-#   scripts/device-offline.sh run                         # there, from the checkout's root
+#   scripts/gpu-offline-train.sh prepare CHUNKS [HOLDOUT]   # where the games are: CHUNKS -> BUNDLE/set
+#   scripts/gpu-offline-train.sh run                         # on the GPU machine, from the checkout's root
 #
 # prepare packs every sample of the chunk directory CHUNKS into a sample set
-# (azero/train/sampleset.py; z31's 1.05M samples take 43 MB, under the 64 MiB a lent machine's
-# call carries), the newest HOLDOUT chunk files [24] held out, and adds BUNDLE to
-# .git/info/exclude. run trains each of SHAPES in its own process on the one GPU, in four
+# (azero/train/sampleset.py; 1.05M samples take 43 MB, small enough to copy anywhere), the
+# newest HOLDOUT chunk files [24] held out, and adds BUNDLE to .git/info/exclude when it is
+# inside the checkout. run trains each of SHAPES in its own process on the one GPU, in four
 # segments: STEPS1 and STEPS2 steps at LR over every sample, STEPS3 at LR3 (SGD's learning-rate
 # drop), then STEPS4 at LR4 on the newest RECENT samples only (the games of the strongest
 # networks; 0 steps skips a segment), each also ended by a wall-clock deadline (E1..E4 seconds
-# after the start) so the whole run fits its lease; it exports every segment's checkpoint
-# (NAME-cN.onnx) and writes to OUT:
+# after the start) so the whole run fits a fixed time budget; it exports every segment's
+# checkpoint (NAME-cN.onnx) and writes to OUT:
 #   eval.txt       held-out policy loss and value error of every checkpoint (evaluate.py), and
 #                  the same on the training split's newest samples (the overfitting gap)
-#   NAME.tar.gz    per shape: the trainer's log and NAME-c1..c4.onnx (the latest only if over 16 MB)
+#   NAME.tar.gz    per shape: the trainer's log and NAME-c1..c4.onnx (the earlier segments'
+#                  networks are left out while the archive is over MAX_ARCHIVE_BYTES)
 #   log.txt        the machine and the timings
 #
-# Environment (defaults in brackets):
-#   BUNDLE   the carried folder, in the checkout or absolute [device-bundle]; OUT [/tmp/device-offline]; RUN [/tmp/device-offline-run]
+# Environment (defaults in brackets; relative paths are from the checkout's root):
+#   BUNDLE   the folder carried to the GPU machine, in the checkout or absolute [gpu-bundle]
+#   OUT      results [runs/gpu-offline-train/out]; RUN  the trainers' run directories [runs/gpu-offline-train/run]
 #   SHAPES   comma-separated "NAME train.py-flags" [n4x32, n4x64, n6x64, n6x64w (WDL), n6x96, n8x128]
 #   STEPS1 STEPS2 STEPS3 STEPS4 [4000 4000 2000 800]  LR LR3 LR4 [0.02 0.002 0.003]  RECENT [400000]
 #   BATCH [1024]  E1 E2 E3 E4 [210 350 430 480]  DEVICE [cuda]  PYTHON [python3]
+#   MAX_ARCHIVE_BYTES [16000000]
 set -uo pipefail
 
-die() { echo "device-offline.sh: $*" >&2; exit 2; }
+die() { echo "gpu-offline-train.sh: $*" >&2; exit 2; }
 
 cd "$(dirname "$0")/.." || die "no checkout"
-case ${BUNDLE:=device-bundle} in
+case ${BUNDLE:=gpu-bundle} in
 /*) B=$BUNDLE ;;
 *) B=$(pwd)/$BUNDLE ;;
 esac
@@ -38,7 +43,7 @@ PY=${PYTHON:-python3}
 
 prepare() {
 	local chunks=${1:-} holdout=${2:-24}
-	[ -d "$chunks" ] || die "usage: scripts/device-offline.sh prepare CHUNK-DIR [HOLDOUT]"
+	[ -d "$chunks" ] || die "usage: scripts/gpu-offline-train.sh prepare CHUNK-DIR [HOLDOUT]"
 	mkdir -p "$B" || die "cannot create $B"
 	if [ "${BUNDLE#/}" = "$BUNDLE" ]; then # inside the checkout: keep it out of git
 		local exclude
@@ -49,7 +54,7 @@ prepare() {
 	du -sh "$B/set"
 }
 
-# shape NAME T0 FLAGS...: three segments, then an export of each segment's checkpoint.
+# shape NAME T0 FLAGS...: four segments, each ended by an export of its checkpoint.
 shape() {
 	local name=$1 t0=$2
 	shift 2
@@ -77,9 +82,9 @@ shape() {
 }
 
 run() {
-	[ -d "$B/set" ] || die "no $B/set: run 'scripts/device-offline.sh prepare CHUNKS' here first"
-	OUT=${OUT:-/tmp/device-offline}
-	RUN=${RUN:-/tmp/device-offline-run}
+	[ -d "$B/set" ] || die "no $B/set: run 'scripts/gpu-offline-train.sh prepare CHUNKS' first"
+	OUT=${OUT:-runs/gpu-offline-train/out}
+	RUN=${RUN:-runs/gpu-offline-train/run}
 	mkdir -p "$OUT" "$RUN" || die "cannot create $OUT or $RUN"
 	export PYTHONUNBUFFERED=1
 	# PyTorch 2.6+ loads checkpoints with weights_only=True; the trainer's own are trusted.
@@ -111,10 +116,10 @@ run() {
 		name=$(basename "$c")
 		local files=(log) n
 		for n in 4 3 2 1; do [ -f "$c/$name-c$n.onnx" ] && files+=("$name-c$n.onnx"); done
-		# at most 16 MB a file comes back: drop the earlier segments' networks first
+		# at most MAX_ARCHIVE_BYTES an archive: drop the earlier segments' networks first
 		for ((n = ${#files[@]}; n >= 2; n--)); do
 			tar -czf "$OUT/$name.tar.gz" -C "$c" "${files[@]:0:n}" 2>/dev/null
-			(($(stat -c %s "$OUT/$name.tar.gz") <= 16000000)) && break
+			(($(stat -c %s "$OUT/$name.tar.gz") <= ${MAX_ARCHIVE_BYTES:-16000000})) && break
 		done
 	done
 	echo "all done after $(($(date +%s) - t0)) s" >>"$OUT/log.txt"
@@ -126,5 +131,5 @@ run() {
 case "${1:-}" in
 prepare) prepare "${@:2}" ;;
 run) run ;;
-*) die "usage: scripts/device-offline.sh prepare CHUNKS [HOLDOUT] | run" ;;
+*) die "usage: scripts/gpu-offline-train.sh prepare CHUNKS [HOLDOUT] | run" ;;
 esac

@@ -1,5 +1,5 @@
-"""Smoke test of scripts/device-offline.sh on the CPU: pack a few chunks, train one tiny shape
-through the three segments, export, evaluate and pack the results as on a lent GPU machine.
+"""Smoke test of scripts/gpu-offline-train.sh on the CPU: pack a few chunks, train one tiny shape
+through the four segments, export, evaluate and pack the results as on a GPU machine.
 
     /usr/bin/python3 -m unittest discover -s scripts -p "*_test.py"
 """
@@ -20,10 +20,10 @@ sys.path.insert(0, os.path.join(ROOT, "azero", "train"))
 import chunks  # noqa: E402
 from test_train import learnable_sample  # noqa: E402
 
-SCRIPT = os.path.join(ROOT, "scripts", "device-offline.sh")
+SCRIPT = os.path.join(ROOT, "scripts", "gpu-offline-train.sh")
 
 
-class TestDeviceOffline(unittest.TestCase):
+class TestGPUOfflineTrain(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
 

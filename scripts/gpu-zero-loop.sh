@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# scripts/device-zero.sh - the zero loop on a borrowed machine with many cores and a GPU (for
-# example a lent 16-core H100 machine that has PyTorch but no Go), for a fixed wall time, then
-# everything needed to measure or resume the run packed into two archives.
+# scripts/gpu-zero-loop.sh - the zero loop on a machine with many cores and a GPU (for example
+# 16 cores and an H100, with PyTorch but no Go), for a fixed wall time, then everything needed
+# to measure or resume the run packed into two archives.
 #
-#   scripts/device-zero.sh prepare     # here: build the bundle into BUNDLE (git-ignored)
-#   scripts/device-zero.sh run         # there, from the checkout's root, with BUNDLE beside it
+#   scripts/gpu-zero-loop.sh prepare     # on a machine with Go: build the bundle into BUNDLE (git-ignored)
+#   scripts/gpu-zero-loop.sh run         # on the GPU machine, from the checkout's root, BUNDLE beside it
 #
-# prepare builds a cgo `engine` (dynamically linked: it needs glibc 2.34 or newer; the glibc of
-# this machine is copied into BUNDLE/glibc as a fallback for older ones), copies
+# prepare builds a cgo `engine` (dynamically linked: it needs glibc 2.34 or newer; the building
+# machine's glibc is copied into BUNDLE/glibc as a fallback for older ones), copies
 # libonnxruntime.so.1 (make ort) and adds BUNDLE to .git/info/exclude, so a tool that ships the
 # working tree can carry it (about 50 MB). run starts `engine train --init-network NETWORK` with
 # one self-play worker per core less two, the trainer on the GPU (train.py --device auto), stops
@@ -18,24 +18,24 @@
 #                    games.pgn and trainer/checkpoint.pt (resume: unpack, add chunks, same flags)
 #   chunks.tar.gz    the newest CHUNKS chunk files (the replay window a resumed run trains on)
 #
-# Environment (defaults in brackets):
-#   BUNDLE     the carried folder [device-bundle]
-#   OUT        where the results go [/tmp/device-zero]
-#   RUN        the run directory there [/tmp/device-zero-run]
+# Environment (defaults in brackets; relative paths are from the checkout's root):
+#   BUNDLE     the folder carried to the GPU machine [gpu-bundle]
+#   OUT        where the results go [runs/gpu-zero-loop/out]
+#   RUN        the loop's run directory [runs/gpu-zero-loop/run]
 #   DURATION   wall seconds of the loop [480]
 #   NETWORK    the starting network [<default>: the embedded one]
 #   WORKERS    self-play workers [cores - 2]
 #   GAMES, STEPS  games and training steps per iteration [32 per worker, 60 per 128 games]
 #   CHUNKS     chunk files brought back [64]
 #   RECIPE     the rest of the loop's flags [below; --window 3000: train on every game made,
-#              not only the newest files (README, "The replay window")]
+#              not only the newest files (the replay window)]
 set -uo pipefail
 
-die() { echo "device-zero.sh: $*" >&2; exit 2; }
+die() { echo "gpu-zero-loop.sh: $*" >&2; exit 2; }
 
 cd "$(dirname "$0")/.." || die "no checkout"
 ROOT=$(pwd)
-BUNDLE=${BUNDLE:-device-bundle}
+BUNDLE=${BUNDLE:-gpu-bundle}
 B=$ROOT/$BUNDLE
 
 prepare() {
@@ -59,8 +59,8 @@ prepare() {
 }
 
 run() {
-	[ -x "$B/engine" ] || die "no $B/engine: run 'scripts/device-zero.sh prepare' here first"
-	local out=${OUT:-/tmp/device-zero} run=${RUN:-/tmp/device-zero-run} dur=${DURATION:-480}
+	[ -x "$B/engine" ] || die "no $B/engine: run 'scripts/gpu-zero-loop.sh prepare' first"
+	local out=${OUT:-$ROOT/runs/gpu-zero-loop/out} run=${RUN:-$ROOT/runs/gpu-zero-loop/run} dur=${DURATION:-480}
 	local workers=${WORKERS:-$(($(nproc) - 2))}
 	((workers >= 1)) || workers=1
 	local games=${GAMES:-$((32 * workers))}
@@ -104,5 +104,5 @@ run() {
 case "${1:-}" in
 prepare) prepare ;;
 run) run ;;
-*) die "usage: scripts/device-zero.sh prepare|run" ;;
+*) die "usage: scripts/gpu-zero-loop.sh prepare|run" ;;
 esac

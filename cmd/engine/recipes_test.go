@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The scripts that rebuild the shipped networks (scripts/recipe-*.sh) must
+// stay runnable: their dry runs print every command, and each engine
+// subcommand's flags must be flags of this binary, each Python tool's flags
+// flags of the tool in the repository.
+
+// recipeSteps are lines each recipe must print, so the recipe itself cannot
+// drift unseen: the last step of each shipped network.
+var recipeSteps = map[string][]string{
+	"recipe-nnue.sh": {
+		"datagen --out runs/recipe-nnue/data/hce.bin --network none --nodes 5000",
+		"--data runs/recipe-nnue/data/net8-gen.bin runs/recipe-nnue/data/net9-gen.bin runs/recipe-nnue/data/net12-gen.bin " +
+			"--hidden 256 --output-buckets 8 --epochs 22 --lr-decay 0.88 --batch 4096 --mirror",
+	},
+	"recipe-zero.sh": {
+		"train --run-dir runs/recipe-zero/r1 ",
+		"--init-onnx runs/recipe-zero/round3/r3h.onnx --sample-set runs/recipe-zero/round4/set --batch 1024 --steps 3000 --lr 0.01",
+		"--sample-set runs/recipe-zero/round4/set --batch 1024 --steps 886 --lr 0.001 --export runs/recipe-zero/round4/r4n.onnx",
+	},
+}
+
+func TestRecipesUseRealFlags(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	helpFlag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
+	for script, steps := range recipeSteps {
+		cmd := exec.Command("bash", filepath.Join(root, "scripts", script), "--dry-run")
+		cmd.Env = append(os.Environ(), "RUN_DIR=", "ENGINE=", "PYTHON=python3", "DRY_RUN=")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s --dry-run: %s", script, out)
+		text := string(out)
+		for _, s := range steps {
+			assert.Contains(t, text, s, script)
+		}
+		engines, pythons := 0, 0
+		for _, line := range strings.Split(text, "\n") {
+			line, _, _ = strings.Cut(line, " > ")
+			words := strings.Fields(line)
+			if len(words) < 2 {
+				continue
+			}
+			var known string
+			switch {
+			case strings.HasSuffix(words[0], "/engine"):
+				engines++
+				code, help, _ := engine(t, "", words[1], "--help")
+				require.Equal(t, 0, code, "%s: engine %s --help", script, words[1])
+				for _, m := range helpFlag.FindAllStringSubmatch(help, -1) {
+					known += " --" + m[1] + " "
+				}
+			case words[0] == "python3":
+				pythons++
+				src, err := os.ReadFile(filepath.Join(root, words[1]))
+				require.NoError(t, err, "%s runs %s", script, words[1])
+				known = string(src)
+			default:
+				continue
+			}
+			for _, w := range words[2:] {
+				if !strings.HasPrefix(w, "--") {
+					continue
+				}
+				flag, _, _ := strings.Cut(w, "=")
+				if strings.HasSuffix(words[0], "/engine") {
+					assert.Contains(t, known, " "+flag+" ", "%s: %s", script, line)
+				} else {
+					assert.Contains(t, known, `"`+flag+`"`, "%s: %s", script, line)
+				}
+			}
+		}
+		assert.Greater(t, engines, 5, script)
+		assert.Greater(t, pythons, 5, script)
+	}
+}
+
+// Every shell script in scripts/ parses.
+func TestScriptsParse(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	scripts, err := filepath.Glob("../../scripts/*.sh")
+	require.NoError(t, err)
+	require.NotEmpty(t, scripts)
+	for _, s := range scripts {
+		out, err := exec.Command("bash", "-n", s).CombinedOutput()
+		assert.NoError(t, err, "bash -n %s: %s", s, out)
+	}
+}

@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# scripts/recipe-zero.sh - the recipe of the shipped MCTS network (azero/onnx/default.onnx, r4n),
+# rebuilt from the repository alone: from a random network through the self-play loops, an
+# offline pass over all their games, and four rounds of policy iteration on the CPU.
+#
+# Usage:
+#   scripts/recipe-zero.sh --dry-run            # print every command, run nothing
+#   scripts/recipe-zero.sh                      # run (or resume) the whole chain
+#   scripts/recipe-zero.sh --stop-after n4x32   # run up to and including a stage
+#   scripts/recipe-zero.sh --install            # then copy r4n to azero/onnx/default.onnx
+#   scripts/recipe-zero.sh --run-dir DIR ...    # another run directory (default RUN_DIR)
+#
+# Stages and their time on an AMD EPYC with 2 cores (every network is a ResNet of 4 blocks x 32
+# channels; "recipe B" is Gumbel AlphaZero's root over 16 moves with playout cap
+# randomization; the ladder's alpha-beta rungs d2 and d3 are the yardstick):
+#
+#   stage    what                                                                    time
+#   r1       `engine train` from a random network: 20 iterations of 64 games at    2 h 15
+#            64 playouts, then to iteration 124 with playout cap randomization
+#            (128/32 playouts), gated; r1's iteration 124 is the start of the rest
+#   z29      786 self-play games of it, then the loop from it with recipe B at      1 h 55
+#            64 playouts for 86 iterations (lr 0.01)
+#   z30      the loop from r1's network again, recipe B at 200 playouts, 30         1 h 15
+#            iterations
+#   o2       train.py over every game of z29 and z30 (the replay window): 2,000       20 min
+#            steps at lr 0.01 (o1), then 3,000 at 0.005 (o2), batch 256
+#   z31      the loop from o2, z29's and z30's games in its window (3,000 files),   1 h 50
+#            recipe B at 64 playouts, no gate, 91 iterations
+#   n4x32    a sample set of all of z31's chunk files (26,600 games; the newest 24  2 h on the
+#            held out) and a 4 x 32 network from scratch on it, batch 1024: 4,000 +   CPU; minutes
+#            4,000 steps at lr 0.02, 2,000 at 0.002                                  on a GPU
+#   n4x32ft  n4x32 fine-tuned 800 steps at lr 0.003 on the newest 400,000 samples     30 min
+#            (n4x32-ft), and its ladder
+#   round1   n4x32-ft's self-play (recipe B, 64 playouts, 20,743 games, two          2 h
+#            processes of one worker: 46 min), packed into a sample set, n4x32-ft
+#            trained on it, batch 1024: 3,000 steps at lr 0.005, 838 at 0.0005
+#            (50 min) -> w5, and its ladder
+#   round2   the same from w5: 23,065 games; 1,904 steps at 0.005, 708 at 0.0005    1 h 45
+#            -> rn
+#   round3   the same from rn: 23,277 games; 3,000 steps at 0.01, 702 at 0.001      2 h
+#            -> r3h
+#   round4   the same from r3h: 24,725 games; 3,000 steps at 0.01, 886 at 0.001     2 h
+#            -> r4n, the shipped network
+#
+# About 18 hours on 2 cores. After n4x32-ft and after every round the new network plays the
+# ladder (800 playouts a move, 50 games a rung against alphabeta-d2 and -d3, under each of
+# LADDER_SEEDS): each round's network scored above its parent's on both rungs over the same
+# 150 games (r4n: 77.3% against d2, 52.7% against d3). A round's training ran against
+# wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
+# rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
+# ones reached, so a rerun needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
+# (scripts/gpu-offline-train.sh runs the same segments there, with their deadlines); DEVICE=cuda
+# here does the same.
+#
+# Resuming: run the same command again. The loops resume from their state.json; a training
+# segment is done when RUN/NAME/segN.done exists (the trainer resumes an interrupted segment
+# at its target step, train.py --target-key); a self-play process is done when its .done file
+# exists (an unfinished one starts again); a sample set when its meta.json exists.
+#
+# What is not the same as the first time: the engine (every stage ran on the engine of its
+# day: r1's first iterations gated from the fixed openings, and its iterations 21-37 ran with
+# flags between the two sets here), the games' number where a round also linked in a few
+# hundred games of other seeds (rounds 2 and 3), and wall-clock choices (self-play stopped
+# after a time, not a number of games). Self-play is random: this rebuilds r4n's recipe, not
+# its bytes; measure the result on the ladder against the shipped network.
+#
+# Environment (defaults in brackets; relative paths are from the checkout's root):
+#   RUN_DIR       every run of the chain [runs/recipe-zero, git-ignored]
+#   ENGINE        engine binary, built with cgo [built from the working tree into RUN_DIR/engine]
+#   ONNXRUNTIME   libonnxruntime.so.1 [lib/libonnxruntime.so.1: make ort]
+#   PYTHON        Python with PyTorch and onnx [/usr/bin/python3]
+#   DEVICE        train.py --device: auto, cpu or cuda [auto]
+#   THREADS       trainer threads [2]
+#   LADDER_SEEDS  ladder seeds after each network [1 2 3]
+#   DRY_RUN       1 = as --dry-run
+set -euo pipefail
+
+die() { echo "recipe-zero.sh: $*" >&2; exit 2; }
+
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not inside a git checkout"
+cd "$ROOT"
+
+DRY_RUN=${DRY_RUN:-0}
+INSTALL=0
+STOP_AFTER=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --install) INSTALL=1 ;;
+        --run-dir) [ $# -ge 2 ] || die "--run-dir needs a directory"; RUN_DIR=$2; shift ;;
+        --stop-after) [ $# -ge 2 ] || die "--stop-after needs a stage"; STOP_AFTER=$2; shift ;;
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+        *) die "unknown argument $1 (see --help)" ;;
+    esac
+    shift
+done
+
+STAGES=" r1 z29 z30 o2 z31 n4x32 n4x32ft round1 round2 round3 round4 "
+[ -z "$STOP_AFTER" ] || [[ $STAGES == *" $STOP_AFTER "* ]] || die "no stage $STOP_AFTER; the stages:$STAGES"
+
+R=${RUN_DIR:-runs/recipe-zero}
+ONNXRUNTIME=${ONNXRUNTIME:-lib/libonnxruntime.so.1}
+PYTHON=${PYTHON:-/usr/bin/python3}
+DEVICE=${DEVICE:-auto}
+THREADS=${THREADS:-2}
+read -r -a LADDER_SEEDS <<<"${LADDER_SEEDS:-1 2 3}"
+TRAINPY=("$PYTHON" azero/train/train.py)
+
+# q WORD...: the words quoted for the shell where they need it.
+q() {
+    local w out=()
+    for w in "$@"; do
+        if [[ $w =~ ^[A-Za-z0-9_./,=:+@%-]+$ ]]; then out+=("$w"); else out+=("$(printf '%q' "$w")"); fi
+    done
+    echo "${out[*]}"
+}
+
+# run CMD...: prints the command, then runs it (not with --dry-run).
+run() {
+    q "$@"
+    [ "$DRY_RUN" = 1 ] || "$@"
+}
+
+# run_sh SCRIPT: the same for a line of shell; run_bg SCRIPT starts it in the background.
+run_sh() {
+    echo "$1"
+    [ "$DRY_RUN" = 1 ] || bash -c "set -euo pipefail; $1"
+}
+run_bg() {
+    echo "$1 &"
+    [ "$DRY_RUN" = 1 ] || bash -c "set -euo pipefail; $1" &
+}
+
+# done_or FILE: true (and a note) when FILE exists and this is not a dry run.
+done_or() {
+    if [ "$DRY_RUN" != 1 ] && [ -e "$1" ]; then
+        echo "# $1 exists: done"
+        return 0
+    fi
+    return 1
+}
+
+# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage.
+LAST_STAGE=
+stage() {
+    [ -z "$LAST_STAGE" ] || [ "$LAST_STAGE" != "$STOP_AFTER" ] || { echo "# stopped after $STOP_AFTER"; exit 0; }
+    LAST_STAGE=$1
+    echo
+    echo "# == $1: $2"
+}
+
+if [ "$DRY_RUN" = 1 ]; then
+    ENGINE=${ENGINE:-$R/engine}
+    echo "# dry run: the commands of every stage, in order (run dir $R)"
+    echo "GOEXPERIMENT=simd CGO_ENABLED=1 go build -o $ENGINE ./cmd/engine"
+else
+    [ -f "$ONNXRUNTIME" ] || die "no ONNX Runtime library at $ONNXRUNTIME (make ort, or set ONNXRUNTIME)"
+    "$PYTHON" -c 'import torch, numpy, onnx' 2>/dev/null ||
+        die "$PYTHON lacks PyTorch, numpy or onnx (make py-deps, or set PYTHON)"
+    mkdir -p "$R"
+    if [ -z "${ENGINE:-}" ]; then
+        ENGINE=$R/engine
+        echo "# building $ENGINE from the working tree"
+        GOEXPERIMENT=${GOEXPERIMENT-simd} CGO_ENABLED=1 go build -o "$ENGINE" ./cmd/engine || die "go build failed"
+    fi
+    [ -x "$ENGINE" ] || die "ENGINE is not an executable: $ENGINE"
+fi
+
+# loop DIR ITERATIONS FLAGS...: `engine train` until DIR has done ITERATIONS iterations.
+loop() {
+    local dir=$1 iterations=$2
+    shift 2
+    done_or "$dir/done-$iterations" && return
+    run "$ENGINE" train --run-dir "$dir" --onnxruntime "$ONNXRUNTIME" --trainer azero/train --python "$PYTHON" \
+        --iterations "$iterations" "$@"
+    run touch "$dir/done-$iterations"
+}
+
+# segment RUN N FLAGS...: one train.py invocation in RUN, done once RUN/segN.done exists.
+segment() {
+    local dir=$1 n=$2
+    shift 2
+    done_or "$dir/seg$n.done" && return
+    run "${TRAINPY[@]}" --run-dir "$dir" --device "$DEVICE" --threads "$THREADS" --target-key "seg$n" "$@"
+    run touch "$dir/seg$n.done"
+}
+
+# sampleset CHUNKS OUT: every sample of CHUNKS, the newest 24 files held out.
+sampleset() {
+    done_or "$2/meta.json" && return
+    run "$PYTHON" azero/train/sampleset.py --chunks "$1" --out "$2" --holdout 24
+}
+
+# link_chunks FROM TO PREFIX: symbolic links TO/PREFIXNAME to every chunk file FROM/NAME (names
+# that are not the loop's own iterNNNN-*, so a loop in TO keeps them).
+link_chunks() {
+    run mkdir -p "$2"
+    run_sh "for f in $(q "$1")/*.twfc.gz; do ln -sfn \"\$(realpath \"\$f\")\" $(q "$2")/$3\"\${f##*/}\"; done"
+}
+
+# ladder NAME NET: the network against alphabeta-d2 and -d3, 800 playouts, 50 games a rung,
+# under each of LADDER_SEEDS; the results in R/ladder/NAME-seedS.txt.
+ladder() {
+    local s
+    run mkdir -p "$R/ladder"
+    for s in "${LADDER_SEEDS[@]}"; do
+        done_or "$R/ladder/$1-seed$s.txt" && continue
+        local out=$R/ladder/$1-seed$s.txt
+        run_sh "$(q "$ENGINE" ladder --network "$2" --onnxruntime "$ONNXRUNTIME" --playouts 800 --games 50 \
+            --rungs alphabeta-d2,alphabeta-d3 --seed "$s") > $(q "$out.tmp") && mv $(q "$out.tmp" "$out")"
+    done
+}
+
+# round K PARENT NAME SEED1 SEED2 GAMES STEPS1 LR1 STEPS2 LR2: one step of policy iteration.
+round() {
+    local k=$1 parent=$2 name=$3 s1=$4 s2=$5 games=$6 steps1=$7 lr1=$8 steps2=$9 lr2=${10}
+    local dir=$R/round$k s sp=()
+    run mkdir -p "$dir"
+    # Self-play: two processes, one worker each (one a core), GAMES between them.
+    for s in "$s1" "$s2"; do
+        done_or "$dir/sp$s.done" && continue
+        sp+=("$s")
+    done
+    if [ ${#sp[@]} -gt 0 ]; then
+        for s in "${sp[@]}"; do
+            run rm -rf "$dir/sp$s"
+            run_bg "$(q "$ENGINE" selfplay --network "$parent" --onnxruntime "$ONNXRUNTIME" --gumbel 16 \
+                --playouts 64 --fast-playouts 16 --workers 1 --parallel 16 --max-plies 300 --games $(((games + 1) / 2)) \
+                --seed "$s" --chunks "$dir/sp$s/chunks" --pgn "$dir/sp$s/games.pgn") > $(q "$dir/sp$s.log") 2>&1 && touch $(q "$dir/sp$s.done")"
+        done
+        echo wait
+        [ "$DRY_RUN" = 1 ] || wait || true
+        if [ "$DRY_RUN" != 1 ]; then
+            for s in "${sp[@]}"; do [ -e "$dir/sp$s.done" ] || die "self-play seed $s failed: $dir/sp$s.log"; done
+        fi
+    fi
+    # Both processes' chunk files in one directory (links), for one sample set.
+    for s in "$s1" "$s2"; do
+        link_chunks "$dir/sp$s/chunks" "$dir/all" "sp$s-"
+    done
+    sampleset "$dir/all" "$dir/set"
+    segment "$dir/$name" 1 --init-onnx "$parent" --sample-set "$dir/set" --batch 1024 --steps "$steps1" --lr "$lr1"
+    segment "$dir/$name" 2 --sample-set "$dir/set" --batch 1024 --steps "$steps2" --lr "$lr2" --export "$dir/$name.onnx"
+    ladder "$name" "$dir/$name.onnx"
+}
+
+# --- from a random network -------------------------------------------------------------------
+stage r1 "the loop from a random network to iteration 124"
+R1=$R/r1/nets/iter-0124.onnx
+loop "$R/r1" 20 --games 64 --playouts 64 --parallel 16 --max-plies 300 --steps 200 --window 40 \
+    --blocks 4 --channels 32 --gate-games 16 --gate-playouts 64
+loop "$R/r1" 124 --games 128 --playouts 128 --fast-playouts 32 --full-share 0.25 --parallel 16 --max-plies 300 \
+    --steps 60 --window 100 --blocks 4 --channels 32 --gate-games 20 --gate-playouts 64 --gate-random-plies 8 \
+    --gate-sample-moves 15 --ladder-every 4 --ladder-games 8 --ladder-playouts 200
+
+stage z29 "recipe B at 64 playouts from r1's iteration 124, after 786 games of its self-play"
+if ! done_or "$R/z29/seed-games.done"; then
+    run mkdir -p "$R/z29"
+    run "$ENGINE" selfplay --network "$R1" --onnxruntime "$ONNXRUNTIME" --gumbel 16 --playouts 64 --fast-playouts 16 \
+        --workers 2 --parallel 16 --max-plies 300 --games 786 --seed 19 --chunks "$R/z29/chunks" --pgn "$R/z29/seed-games.pgn"
+    run touch "$R/z29/seed-games.done"
+fi
+loop "$R/z29" 86 --init-network "$R1" --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 \
+    --games 128 --max-plies 300 --steps 60 --window 100 --lr 0.01 --gate-games 20 --gate-playouts 64 --seed 19 \
+    --ladder-every 8 --ladder-games 10 --ladder-playouts 200 --ladder-rungs alphabeta-d1,alphabeta-d2
+
+stage z30 "recipe B at 200 playouts from r1's iteration 124"
+loop "$R/z30" 30 --init-network "$R1" --gumbel 16 --playouts 200 --fast-playouts 32 --workers 2 --parallel 16 \
+    --games 128 --max-plies 300 --steps 60 --window 100 --lr 0.01 --gate-games 20 --gate-playouts 64 --seed 20 \
+    --ladder-every 8 --ladder-games 10 --ladder-playouts 200 --ladder-rungs alphabeta-d1,alphabeta-d2
+
+stage o2 "r1's network trained on every game of z29 and z30 (the replay window)"
+for z in z29 z30; do
+    link_chunks "$R/$z/chunks" "$R/o-chunks" "$z-"
+done
+segment "$R/o1" 1 --chunks "$R/o-chunks" --window 3000 --init-onnx "$R1" --steps 2000 --batch 256 --lr 0.01 \
+    --export "$R/o1/net.onnx"
+if ! done_or "$R/o2/seg2.done"; then
+    run_sh "rm -rf $(q "$R/o2") && cp -r $(q "$R/o1" "$R/o2")"
+fi
+segment "$R/o2" 2 --chunks "$R/o-chunks" --window 3000 --steps 3000 --batch 256 --lr 0.005 --export "$R/o2/net.onnx"
+
+stage z31 "the loop from o2 with z29's and z30's games in its window"
+for z in z29 z30; do
+    link_chunks "$R/$z/chunks" "$R/z31/chunks" "seed-$z-"
+done
+loop "$R/z31" 91 --init-network "$R/o2/net.onnx" --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 \
+    --parallel 16 --games 128 --max-plies 300 --steps 100 --window 3000 --lr 0.005 --gate-games 0 --ladder-every 0 \
+    --seed 21
+
+# --- offline: every game, many passes, a learning-rate drop -------------------------------------
+stage n4x32 "a 4 x 32 network from scratch on all of z31's chunk files"
+sampleset "$R/z31/chunks" "$R/n4x32/set"
+OFF=(--sample-set "$R/n4x32/set" --batch 1024 --blocks 4 --channels 32 --log-every 500 --checkpoint-every 500 --seed 33)
+segment "$R/n4x32/run" 1 "${OFF[@]}" --steps 4000 --lr 0.02
+segment "$R/n4x32/run" 2 "${OFF[@]}" --steps 4000 --lr 0.02
+segment "$R/n4x32/run" 3 "${OFF[@]}" --steps 2000 --lr 0.002 --export "$R/n4x32/n4x32.onnx"
+
+stage n4x32ft "n4x32 fine-tuned on the newest 400,000 samples (the strongest networks' games)"
+segment "$R/n4x32/ft" 1 --init-onnx "$R/n4x32/n4x32.onnx" --sample-set "$R/n4x32/set" --window-samples 400000 \
+    --batch 1024 --log-every 100 --seed 33 --steps 800 --lr 0.003 --export "$R/n4x32/n4x32-ft.onnx"
+if ! done_or "$R/n4x32/eval.txt"; then  # held-out policy loss and value error of both
+    run_sh "$(q "$PYTHON" azero/train/evaluate.py --sample-set "$R/n4x32/set" "$R/n4x32/n4x32.onnx" \
+        "$R/n4x32/n4x32-ft.onnx") > $(q "$R/n4x32/eval.txt.tmp") && mv $(q "$R/n4x32/eval.txt.tmp" "$R/n4x32/eval.txt")"
+fi
+ladder n4x32-ft "$R/n4x32/n4x32-ft.onnx"
+
+# --- four rounds of policy iteration on the CPU ---------------------------------------------------
+stage round1 "n4x32-ft's own games -> w5"
+round 1 "$R/n4x32/n4x32-ft.onnx" w5 29 30 20743 3000 0.005 838 0.0005
+stage round2 "w5's own games -> rn"
+round 2 "$R/round1/w5.onnx" rn 35 36 23065 1904 0.005 708 0.0005
+stage round3 "rn's own games -> r3h"
+round 3 "$R/round2/rn.onnx" r3h 39 40 23277 3000 0.01 702 0.001
+stage round4 "r3h's own games -> r4n, the shipped network"
+round 4 "$R/round3/r3h.onnx" r4n 41 42 24725 3000 0.01 886 0.001
+
+echo
+echo "# ladder results (alphabeta-d2, alphabeta-d3; $((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/ladder/"
+if [ "$INSTALL" = 1 ]; then
+    run cp "$R/round4/r4n.onnx" azero/onnx/default.onnx
+    echo "# azero/onnx/default.onnx replaced: make build embeds it"
+fi
