@@ -354,13 +354,6 @@ type thread struct {
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
 }
 
-func (t *thread) clearHistory() {
-	t.history = [2][64][64]int32{}
-	t.counters = [16][64]board.Move{}
-	t.cont = [16][64][16][64]int16{}
-	t.captHist = [16][64][8]int16{}
-}
-
 func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.pos = p.Clone()
 	t.nodes = 0
