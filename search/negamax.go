@@ -8,28 +8,6 @@ import (
 // quiescePlyCap is the ply at which quiescence stops and evaluates.
 const quiescePlyCap = MaxPly - 1
 
-// scoreToTT and scoreFromTT make mate scores relative to the node, so a
-// stored mate is right wherever the position is reached again.
-func scoreToTT(score, ply int) int {
-	switch {
-	case score >= MateBound:
-		return score + ply
-	case score <= -MateBound:
-		return score - ply
-	}
-	return score
-}
-
-func scoreFromTT(score, ply int) int {
-	switch {
-	case score >= MateBound:
-		return score - ply
-	case score <= -MateBound:
-		return score + ply
-	}
-	return score
-}
-
 // isDraw reports the draws a search scores as 0 inside the tree. The
 // fifty-move rule holds unless the position is checkmate (movegen.GameStatus
 // decides, as for the game); only a position in check can be, so only there
@@ -368,17 +346,6 @@ func (t *thread) extendPV(pv *[MaxPly]board.Move, m board.Move, ply int) int {
 	pv[0] = m
 	n := copy(pv[1:], child.pv[:child.pvLen])
 	return 1 + n
-}
-
-// boundOf classifies a node's result for the transposition table.
-func boundOf(best, origAlpha, beta int) Bound {
-	switch {
-	case best >= beta:
-		return BoundLower
-	case best > origAlpha:
-		return BoundExact
-	}
-	return BoundUpper
 }
 
 // improving reports whether the static eval has risen since this side's
