@@ -5,9 +5,6 @@ import (
 	"github.com/twofold-chess/twofold/movegen"
 )
 
-// quiescePlyCap is the ply at which quiescence stops and evaluates.
-const quiescePlyCap = MaxPly - 1
-
 // isDraw reports the draws a search scores as 0 inside the tree. The
 // fifty-move rule holds unless the position is checkmate (movegen.GameStatus
 // decides, as for the game); only a position in check can be, so only there
@@ -358,110 +355,6 @@ func (t *thread) improving(ply, staticEval int) bool {
 		return staticEval > t.stack[ply-4].eval
 	}
 	return true
-}
-
-// quiesce searches captures and promotions until the position is quiet, so
-// the static evaluation is never taken in the middle of an exchange. In check
-// every evasion is searched.
-func (t *thread) quiesce(alpha, beta, ply int) int {
-	s := t.s
-	p := t.pos
-	f := &t.stack[ply]
-	if t.enter(ply) {
-		return 0
-	}
-	if isDraw(p) {
-		return 0
-	}
-	inCheck := movegen.InCheck(p)
-	if ply >= quiescePlyCap {
-		if inCheck {
-			return 0
-		}
-		return t.evaluate(ply)
-	}
-
-	key := p.Key()
-	tte, hit := s.tt.probe(key)
-	if hit {
-		score := scoreFromTT(int(tte.score), ply)
-		if tte.bound == BoundExact || (tte.bound == BoundLower && score >= beta) ||
-			(tte.bound == BoundUpper && score <= alpha) {
-			return score
-		}
-	}
-
-	standPat := -Infinity
-	bestScore := -Infinity
-	if !inCheck {
-		if hit {
-			standPat = int(tte.eval)
-		} else {
-			standPat = t.evaluate(ply)
-		}
-		if standPat >= beta {
-			return standPat
-		}
-		alpha = max(alpha, standPat)
-		bestScore = standPat
-		movegen.Noisy(p, &f.moves)
-	} else {
-		movegen.Legal(p, &f.moves)
-		if f.moves.Len() == 0 {
-			return -MateScore + ply
-		}
-	}
-	t.scoreMoves(f, ply, board.NoMove, 0)
-
-	bestMove := board.NoMove
-	origAlpha := alpha
-	for i := 0; i < f.moves.Len(); i++ {
-		m, order := pickMove(f, i)
-		if !inCheck {
-			if order < orderGood {
-				break // the rest lose material by SEE, or are under-promotions
-			}
-			// Delta pruning: even winning the piece cannot lift alpha.
-			captured := p.CapturedPiece(m)
-			gain := 0
-			if captured != board.NoPiece {
-				gain = seeValue[captured.Type()]
-			}
-			if m.Kind() == board.Promotion {
-				gain += seeValue[board.Queen] - seeValue[board.Pawn]
-			}
-			if standPat+gain+tp.qsDelta <= alpha {
-				continue
-			}
-		}
-		s.tt.prefetch(p.KeyAfter(m))
-		f.move, f.piece = m, p.PieceAt(m.From())
-		t.nnueMove(ply, m)
-		p.Make(m)
-		score := -t.quiesce(-beta, -alpha, ply+1)
-		p.Unmake()
-		if t.stopped() {
-			return 0
-		}
-		if score > bestScore {
-			bestScore = score
-			if score > alpha {
-				alpha = score
-				bestMove = m
-				f.pvLen = t.extendPV(&f.pv, m, ply)
-				if score >= beta {
-					break
-				}
-			}
-		}
-	}
-	bound := boundOf(bestScore, origAlpha, beta)
-	storedEval := standPat
-	if inCheck {
-		storedEval = 0
-	}
-	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
-	return bestScore
 }
 
 func boolInt(b bool) int {
