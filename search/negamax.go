@@ -17,30 +17,6 @@ func isDraw(p *board.Position) bool {
 	return p.FiftyMoveRule() && (!movegen.InCheck(p) || movegen.GameStatus(p) != movegen.Checkmate)
 }
 
-// stopped reports whether the search must unwind now. It holds inside the
-// first iteration too: in positions with many queens depth 1 alone can take
-// a minute, and stop and the clock must still be obeyed (the root moves are
-// legal, so whatever was reached is a legal answer).
-func (t *thread) stopped() bool { return t.s.stop.Load() }
-
-// enter starts a node: it clears the node's PV, counts it, checks the limits
-// every 1024 nodes and tracks the selective depth. It reports whether the
-// search must unwind instead.
-func (t *thread) enter(ply int) bool {
-	t.stack[ply].pvLen = 0
-	t.nodes++
-	if verifyNNUE {
-		t.nnueVerify(ply)
-	}
-	if t.nodes&1023 == 0 {
-		t.checkLimits()
-	}
-	if ply > t.selDepth {
-		t.selDepth = ply
-	}
-	return t.stopped()
-}
-
 // search is the principal-variation negamax for a node below the root.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if depth <= horizonMargin {
@@ -334,15 +310,6 @@ func (t *thread) doubleExts(ply int) int {
 		n += boolInt(t.stack[i].doubleExt)
 	}
 	return n
-}
-
-// extendPV writes m followed by the child's PV (ply+1) into pv and returns
-// its length.
-func (t *thread) extendPV(pv *[MaxPly]board.Move, m board.Move, ply int) int {
-	child := &t.stack[ply+1]
-	pv[0] = m
-	n := copy(pv[1:], child.pv[:child.pvLen])
-	return 1 + n
 }
 
 // improving reports whether the static eval has risen since this side's
