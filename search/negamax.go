@@ -80,39 +80,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	f.eval = staticEval
 
 	if !pvNode && !inCheck && excluded == board.NoMove {
-		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
-		if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
-			return staticEval
-		}
-		// Razoring: far below alpha near the horizon, only a capture could
-		// help, and quiescence tells whether one does.
-		if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
-			if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
-				return score
-			}
-		}
-		// Null move: if passing still fails high, a real move will too (not in
-		// pawn endings, where zugzwang makes passing a poor guide).
-		// A table entry that failed low below beta says passing will too.
-		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
-			ply > 0 && t.stack[ply-1].move != board.NullMove &&
-			!(hit && tte.bound == BoundUpper && ttScore < beta) {
-			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
-			f.move, f.piece, f.doubleExt, f.quiet = board.NullMove, board.NoPiece, false, false
-			t.nnueNull(ply)
-			p.MakeNull()
-			s.tt.prefetch(p.Key())
-			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
-			p.UnmakeNull()
-			if t.stopped() {
-				return 0
-			}
-			if score >= beta {
-				if score >= MateBound {
-					score = beta
-				}
-				return score
-			}
+		ttFailsLow := hit && tte.bound == BoundUpper && ttScore < beta
+		if score, ok := t.pruneNode(alpha, beta, depth, ply, cutNode, staticEval, improving, ttFailsLow); ok {
+			return score
 		}
 	}
 
@@ -294,6 +264,59 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
 	return bestScore
+}
+
+// pruneNode tries to cut a non-PV node that is not in check before its
+// moves are generated, on the strength of its static evaluation: reverse
+// futility, razoring and the null move. It returns the node's score and
+// true when one of them cuts. ttFailsLow: the table's entry is an upper
+// bound below beta.
+func (t *thread) pruneNode(alpha, beta, depth, ply int, cutNode bool, staticEval int, improving, ttFailsLow bool) (int, bool) {
+	p := t.pos
+	// Reverse futility: far above beta at low depth, a quiet move will not fall back.
+	if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
+		return staticEval, true
+	}
+	// Razoring: far below alpha near the horizon, only a capture could
+	// help, and quiescence tells whether one does.
+	if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
+		if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
+			return score, true
+		}
+	}
+	// Null move: if passing still fails high, a real move will too (not in
+	// pawn endings, where zugzwang makes passing a poor guide).
+	// A table entry that failed low below beta says passing will too.
+	if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
+		ply > 0 && t.stack[ply-1].move != board.NullMove && !ttFailsLow {
+		return t.nullMove(beta, depth, ply, cutNode, staticEval)
+	}
+	return 0, false
+}
+
+// nullMove passes the move and searches the reply at reduced depth with a
+// null window at beta. It returns the node's score and true when passing
+// still fails high (or the search must unwind).
+func (t *thread) nullMove(beta, depth, ply int, cutNode bool, staticEval int) (int, bool) {
+	p := t.pos
+	f := &t.stack[ply]
+	r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
+	f.move, f.piece, f.doubleExt, f.quiet = board.NullMove, board.NoPiece, false, false
+	t.nnueNull(ply)
+	p.MakeNull()
+	t.s.tt.prefetch(p.Key())
+	score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
+	p.UnmakeNull()
+	if t.stopped() {
+		return 0, true
+	}
+	if score >= beta {
+		if score >= MateBound {
+			score = beta
+		}
+		return score, true
+	}
+	return 0, false
 }
 
 // Singular extensions: the least depth they are tried at, and how many
