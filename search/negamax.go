@@ -100,34 +100,16 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 
-	// Singular extension: when the table's move beats every other move by a
-	// margin at reduced depth, it is searched one ply deeper (two when far
-	// ahead); when another move also reaches beta the node is cut at once
-	// (multi-cut), and when the table's move alone is expected to fail high
-	// it is searched a ply shallower.
+	// Singular extension: is the table's move far better than the others?
 	ttExt := 0
 	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
 		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
 		f.moves.Contains(ttMove) {
-		singularBeta := ttScore - tp.singularMargin*depth
-		f.excluded = ttMove
-		score := t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
-		f.excluded = board.NoMove
-		if t.stopped() {
-			return 0
+		ext, score, cut := t.singular(beta, depth, ply, pvNode, cutNode, ttMove, ttScore)
+		if cut {
+			return score
 		}
-		switch {
-		case score < singularBeta:
-			ttExt = 1
-			if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
-				ttExt = 2
-			}
-		case singularBeta >= beta:
-			return singularBeta
-		case ttScore >= beta:
-			ttExt = -1
-		}
-		movegen.Legal(p, &f.moves) // the search of this node without ttMove reused the list
+		ttExt = ext
 	}
 	t.orderMoves(f, ply, ttMove)
 
@@ -317,6 +299,37 @@ func (t *thread) nullMove(beta, depth, ply int, cutNode bool, staticEval int) (i
 		return score, true
 	}
 	return 0, false
+}
+
+// singular is the singular-extension test of the table's move at a node
+// whose entry is a deep enough lower bound: when it beats every other move
+// by a margin at reduced depth, it is searched one ply deeper (two when far
+// ahead); when another move also reaches beta the node is cut at once
+// (multi-cut), and when the table's move alone is expected to fail high it
+// is searched a ply shallower. It returns the extension of ttMove, or the
+// node's score and true when the node is cut (or the search must unwind).
+func (t *thread) singular(beta, depth, ply int, pvNode, cutNode bool, ttMove board.Move, ttScore int) (ext, score int, cut bool) {
+	f := &t.stack[ply]
+	singularBeta := ttScore - tp.singularMargin*depth
+	f.excluded = ttMove
+	score = t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
+	f.excluded = board.NoMove
+	if t.stopped() {
+		return 0, 0, true
+	}
+	switch {
+	case score < singularBeta:
+		ext = 1
+		if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
+			ext = 2
+		}
+	case singularBeta >= beta:
+		return 0, singularBeta, true
+	case ttScore >= beta:
+		ext = -1
+	}
+	movegen.Legal(t.pos, &f.moves) // the search of this node without ttMove reused the list
+	return ext, 0, false
 }
 
 // Singular extensions: the least depth they are tried at, and how many
