@@ -111,11 +111,41 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		ttExt = ext
 	}
+
+	bestScore, bestMove, ok := t.searchMoves(alpha, beta, depth, ply, pvNode, cutNode, inCheck, improving, staticEval, ttMove, ttExt)
+	if !ok {
+		return 0
+	}
+
+	if bestScore == -Infinity { // only the excluded move was legal
+		return alpha
+	}
+	if excluded == board.NoMove {
+		if bestScore <= alpha {
+			t.rewardPriorQuiet(ply, depth)
+		}
+		bound := boundOf(bestScore, alpha, beta)
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	}
+	return bestScore
+}
+
+// searchMoves is the move loop of a node. It tries the moves in order,
+// skips those pruneMove rules out, searches the first with the full window
+// and the others with a null window (principal variation search), reduced
+// the later and the worse their history (late-move reductions), and
+// re-searches those that beat alpha; a beta cutoff rewards the move in the
+// histories. It returns the best score (-Infinity when no move was
+// searched) and move, and false when the search must unwind.
+func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inCheck, improving bool, staticEval int, ttMove board.Move, ttExt int) (bestScore int, bestMove board.Move, ok bool) {
+	s := t.s
+	p := t.pos
+	f := &t.stack[ply]
+	excluded := f.excluded
 	t.orderMoves(f, ply, ttMove)
 
 	us := p.Side()
-	bestScore, bestMove := -Infinity, board.NoMove
-	origAlpha := alpha
+	bestScore, bestMove = -Infinity, board.NoMove
 	quietsTried, capturesTried := 0, 0
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
@@ -129,27 +159,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
 		givesCheck := movegen.GivesCheck(p, m)
 
-		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) {
-			// Checking moves are never pruned: quiet checks and check
-			// sacrifices are where short mates hide.
-			if quiet && !givesCheck {
-				// Late-move and futility pruning of quiet moves at low depth.
-				if depth <= 8 && quietsTried >= lmpLimit {
-					continue
-				}
-				if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
-					continue
-				}
-				if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
-					continue
-				}
-				// History pruning: moves that have kept failing here before.
-				if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
-					continue
-				}
-			} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
-				continue
-			}
+		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
+			t.pruneMove(m, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {
+			continue
 		}
 
 		s.tt.prefetch(p.KeyAfter(m))
@@ -202,7 +214,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		p.Unmake()
 		if t.stopped() {
-			return 0
+			return 0, board.NoMove, false
 		}
 		if quiet {
 			if quietsTried < len(quiets) {
@@ -234,18 +246,36 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 	}
+	return bestScore, bestMove, true
+}
 
-	if bestScore == -Infinity { // only the excluded move was legal
-		return alpha
-	}
-	if excluded == board.NoMove {
-		if bestScore <= origAlpha {
-			t.rewardPriorQuiet(ply, depth)
+// pruneMove reports whether a move of a non-PV node that is not in check
+// can be left unsearched at low depth: late-move, futility, SEE and history
+// pruning of quiet moves, SEE pruning of the others. order is the move's
+// ordering score, quietsTried the quiet moves searched before it.
+func (t *thread) pruneMove(m board.Move, order int32, quiet, givesCheck bool, depth, alpha, staticEval, quietsTried, lmpLimit int) bool {
+	p := t.pos
+	// Checking moves are never pruned: quiet checks and check
+	// sacrifices are where short mates hide.
+	if quiet && !givesCheck {
+		// Late-move and futility pruning of quiet moves at low depth.
+		if depth <= 8 && quietsTried >= lmpLimit {
+			return true
 		}
-		bound := boundOf(bestScore, origAlpha, beta)
-		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+		if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
+			return true
+		}
+		if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
+			return true
+		}
+		// History pruning: moves that have kept failing here before.
+		if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
+			return true
+		}
+	} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
+		return true
 	}
-	return bestScore
+	return false
 }
 
 // pruneNode tries to cut a non-PV node that is not in check before its
