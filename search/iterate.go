@@ -42,34 +42,7 @@ func (t *thread) iterate() {
 			t.rootMoves[i].passScore = -Infinity
 		}
 		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
-			t.selDepth = 0
-			prev := t.rootMoves[t.pvIdx].prevScore
-			alpha, beta, delta := -Infinity, Infinity, tp.aspDelta
-			if depth >= 5 && !IsMate(prev) {
-				alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
-			}
-			for {
-				t.passAlpha, t.passBeta = alpha, beta
-				score := t.rootSearch(alpha, beta, depth)
-				sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
-					return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
-				})
-				if s.stop.Load() {
-					break
-				}
-				if t.pvIdx == 0 {
-					t.lastScore = t.rootMoves[0].score
-				}
-				if score <= alpha {
-					beta = (alpha + beta) / 2
-					alpha = max(score-delta, -Infinity)
-				} else if score >= beta {
-					beta = min(score+delta, Infinity)
-				} else {
-					break
-				}
-				delta += delta / 2
-			}
+			t.aspiration(depth)
 			sort.SliceStable(t.rootMoves[:t.pvIdx+1], func(i, j int) bool {
 				return t.rootMoves[i].score > t.rootMoves[j].score
 			})
@@ -124,6 +97,41 @@ func (t *thread) iterate() {
 	}
 	// The helpers stop when Search sets stop, after an infinite or ponder
 	// search has been released: setting it here would end that wait at once.
+}
+
+// aspiration searches the root for MultiPV line pvIdx at depth, within a
+// window around the line's score of the iteration before (from depth 5 on),
+// widened on the side it fails on until the score falls inside, or the
+// search stops.
+func (t *thread) aspiration(depth int) {
+	t.selDepth = 0
+	prev := t.rootMoves[t.pvIdx].prevScore
+	alpha, beta, delta := -Infinity, Infinity, tp.aspDelta
+	if depth >= 5 && !IsMate(prev) {
+		alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
+	}
+	for {
+		t.passAlpha, t.passBeta = alpha, beta
+		score := t.rootSearch(alpha, beta, depth)
+		sort.SliceStable(t.rootMoves[t.pvIdx:], func(i, j int) bool {
+			return t.rootMoves[t.pvIdx+i].score > t.rootMoves[t.pvIdx+j].score
+		})
+		if t.s.stop.Load() {
+			return
+		}
+		if t.pvIdx == 0 {
+			t.lastScore = t.rootMoves[0].score
+		}
+		if score <= alpha {
+			beta = (alpha + beta) / 2
+			alpha = max(score-delta, -Infinity)
+		} else if score >= beta {
+			beta = min(score+delta, Infinity)
+		} else {
+			return
+		}
+		delta += delta / 2
+	}
 }
 
 // horizonMargin is the remaining depth from which a node counts as near
