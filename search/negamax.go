@@ -1,5 +1,13 @@
 package search
 
+// The main search below the root: principal-variation negamax. A node
+// reads as the steps it takes, in order: entry (draws, mate distance), the
+// table, the static evaluation, node pruning (pruneNode), internal
+// iterative reduction, move generation, the singular extension
+// (singular), the move loop (searchMoves, with pruneMove and late-move
+// reductions), and the store. The root is searched in iterate.go,
+// quiescence in quiesce.go.
+
 import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
