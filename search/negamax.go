@@ -1,177 +1,17 @@
 package search
 
+// The main search below the root: principal-variation negamax. A node
+// reads as the steps it takes, in order: entry (draws, mate distance), the
+// table, the static evaluation, node pruning (pruneNode), internal
+// iterative reduction, move generation, the singular extension
+// (singular), the move loop (searchMoves, with pruneMove and late-move
+// reductions), and the store. The root is searched in iterate.go,
+// quiescence in quiesce.go.
+
 import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
-
-// Move-ordering tiers: the TT move, then winning and equal captures and
-// queen promotions (by victim, then attacker), killers, the countermove,
-// quiet moves by history, and losing captures last.
-const (
-	orderTT       = 1 << 30
-	orderGood     = 1 << 26
-	orderKiller1  = 1 << 24
-	orderKiller2  = orderKiller1 - 1
-	orderCounter  = orderKiller1 - 2
-	orderBad      = -(1 << 26)
-	historyLimit  = 1 << 14
-	quiescePlyCap = MaxPly - 1
-)
-
-// mvvLva orders captures: most valuable victim first, least valuable attacker next.
-func mvvLva(victim, attacker board.PieceType) int32 {
-	return int32(seeValue[victim]*8 - int(attacker))
-}
-
-// orderMoves prepares the frame's moves for pickMove. The table's move,
-// when legal, goes first unscored: it cuts off often enough that scoring the
-// others (SEE for every capture) is left until it has failed to (nextMove at
-// i = 1), when they are scored with the histories its subtree has updated.
-func (t *thread) orderMoves(f *frame, ply int, ttMove board.Move) {
-	moves := f.moves.Moves()
-	for i, m := range moves {
-		if m == ttMove {
-			moves[0], moves[i] = moves[i], moves[0]
-			f.scores[0] = orderTT
-			f.unscored = true
-			return
-		}
-	}
-	f.unscored = false
-	t.scoreMoves(f, ply, ttMove, 0)
-}
-
-// nextMove returns the i-th move in order with its ordering score.
-func (t *thread) nextMove(f *frame, ply, i int) (board.Move, int32) {
-	if i == 1 && f.unscored {
-		t.scoreMoves(f, ply, f.moves.At(0), 1)
-		f.unscored = false
-	}
-	return pickMove(f, i)
-}
-
-// scoreMoves fills the frame's scores for its moves from index from on.
-func (t *thread) scoreMoves(f *frame, ply int, ttMove board.Move, from int) {
-	p := t.pos
-	us := p.Side()
-	var counter board.Move
-	if ply > 0 {
-		prev := &t.stack[ply-1]
-		if prev.move != board.NoMove && prev.move != board.NullMove {
-			counter = t.counters[prev.piece&15][prev.move.To()]
-		}
-	}
-	cont1, cont2 := t.contRows(ply)
-	for i := from; i < f.moves.Len(); i++ {
-		m := f.moves.At(i)
-		var sc int32
-		captured := p.CapturedPiece(m)
-		switch {
-		case m == ttMove:
-			sc = orderTT
-		case captured != board.NoPiece || (m.Kind() == board.Promotion && m.PromotionType() == board.Queen):
-			victim := board.Pawn
-			if captured != board.NoPiece {
-				victim = captured.Type()
-			}
-			attacker := p.PieceAt(m.From())
-			sc = mvvLva(victim, attacker.Type()) + int32(t.captHist[attacker&15][m.To()][victim])/int32(tp.captHistDiv)
-			if m.Kind() == board.Promotion {
-				sc += int32(seeValue[board.Queen])
-			}
-			if SEE(p, m) >= 0 {
-				sc += orderGood
-			} else {
-				sc += orderBad
-			}
-		case m.Kind() == board.Promotion:
-			sc = orderBad - 1000 // under-promotions: almost never best
-		case m == f.killers[0]:
-			sc = orderKiller1
-		case m == f.killers[1]:
-			sc = orderKiller2
-		case m == counter:
-			sc = orderCounter
-		default:
-			pc, to := p.PieceAt(m.From())&15, m.To()
-			sc = t.history[us][m.From()][to] + int32(cont1[pc][to]) + int32(cont2[pc][to])
-		}
-		f.scores[i] = sc
-	}
-}
-
-// pickMove moves the best-scored move among i.. to position i and returns it
-// (selection sort: usually only the first few moves are ever looked at).
-func pickMove(f *frame, i int) (board.Move, int32) {
-	moves := f.moves.Moves()
-	best := i
-	for j := i + 1; j < len(moves); j++ {
-		if f.scores[j] > f.scores[best] {
-			best = j
-		}
-	}
-	moves[i], moves[best] = moves[best], moves[i]
-	f.scores[i], f.scores[best] = f.scores[best], f.scores[i]
-	return moves[i], f.scores[i]
-}
-
-// historyBonus is what a move that cut off (or refuted) at depth earns.
-func historyBonus(depth int) int { return min(depth*depth*tp.histBonusMul, tp.histBonusMax) }
-
-// updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
-func updateHistory[T int16 | int32](h *T, bonus int) {
-	*h += T(bonus - int(*h)*abs(bonus)/historyLimit)
-}
-
-// noContRow is the all-zero row used where a ply has no previous move.
-var noContRow [16][64]int16
-
-// contRows returns the continuation-history rows of the moves one and two
-// plies back: how well a quiet move did after that move was played. A
-// missing or null previous move gives the zero row (read-only).
-func (t *thread) contRows(ply int) (one, two *[16][64]int16) {
-	row := func(back int) *[16][64]int16 {
-		if ply < back {
-			return &noContRow
-		}
-		prev := &t.stack[ply-back]
-		if prev.move == board.NoMove || prev.move == board.NullMove {
-			return &noContRow
-		}
-		return &t.cont[prev.piece&15][prev.move.To()]
-	}
-	return row(1), row(2)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// scoreToTT and scoreFromTT make mate scores relative to the node, so a
-// stored mate is right wherever the position is reached again.
-func scoreToTT(score, ply int) int {
-	switch {
-	case score >= MateBound:
-		return score + ply
-	case score <= -MateBound:
-		return score - ply
-	}
-	return score
-}
-
-func scoreFromTT(score, ply int) int {
-	switch {
-	case score >= MateBound:
-		return score - ply
-	case score <= -MateBound:
-		return score + ply
-	}
-	return score
-}
 
 // isDraw reports the draws a search scores as 0 inside the tree. The
 // fifty-move rule holds unless the position is checkmate (movegen.GameStatus
@@ -183,30 +23,6 @@ func isDraw(p *board.Position) bool {
 		return true
 	}
 	return p.FiftyMoveRule() && (!movegen.InCheck(p) || movegen.GameStatus(p) != movegen.Checkmate)
-}
-
-// stopped reports whether the search must unwind now. It holds inside the
-// first iteration too: in positions with many queens depth 1 alone can take
-// a minute, and stop and the clock must still be obeyed (the root moves are
-// legal, so whatever was reached is a legal answer).
-func (t *thread) stopped() bool { return t.s.stop.Load() }
-
-// enter starts a node: it clears the node's PV, counts it, checks the limits
-// every 1024 nodes and tracks the selective depth. It reports whether the
-// search must unwind instead.
-func (t *thread) enter(ply int) bool {
-	t.stack[ply].pvLen = 0
-	t.nodes++
-	if verifyNNUE {
-		t.nnueVerify(ply)
-	}
-	if t.nodes&1023 == 0 {
-		t.checkLimits()
-	}
-	if ply > t.selDepth {
-		t.selDepth = ply
-	}
-	return t.stopped()
 }
 
 // search is the principal-variation negamax for a node below the root.
@@ -272,39 +88,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	f.eval = staticEval
 
 	if !pvNode && !inCheck && excluded == board.NoMove {
-		// Reverse futility: far above beta at low depth, a quiet move will not fall back.
-		if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
-			return staticEval
-		}
-		// Razoring: far below alpha near the horizon, only a capture could
-		// help, and quiescence tells whether one does.
-		if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
-			if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
-				return score
-			}
-		}
-		// Null move: if passing still fails high, a real move will too (not in
-		// pawn endings, where zugzwang makes passing a poor guide).
-		// A table entry that failed low below beta says passing will too.
-		if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
-			ply > 0 && t.stack[ply-1].move != board.NullMove &&
-			!(hit && tte.bound == BoundUpper && ttScore < beta) {
-			r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
-			f.move, f.piece, f.doubleExt, f.quiet = board.NullMove, board.NoPiece, false, false
-			t.nnueNull(ply)
-			p.MakeNull()
-			s.tt.prefetch(p.Key())
-			score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
-			p.UnmakeNull()
-			if t.stopped() {
-				return 0
-			}
-			if score >= beta {
-				if score >= MateBound {
-					score = beta
-				}
-				return score
-			}
+		ttFailsLow := hit && tte.bound == BoundUpper && ttScore < beta
+		if score, ok := t.pruneNode(alpha, beta, depth, ply, cutNode, staticEval, improving, ttFailsLow); ok {
+			return score
 		}
 	}
 
@@ -322,40 +108,52 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 
-	// Singular extension: when the table's move beats every other move by a
-	// margin at reduced depth, it is searched one ply deeper (two when far
-	// ahead); when another move also reaches beta the node is cut at once
-	// (multi-cut), and when the table's move alone is expected to fail high
-	// it is searched a ply shallower.
+	// Singular extension: is the table's move far better than the others?
 	ttExt := 0
 	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
 		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
 		f.moves.Contains(ttMove) {
-		singularBeta := ttScore - tp.singularMargin*depth
-		f.excluded = ttMove
-		score := t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
-		f.excluded = board.NoMove
-		if t.stopped() {
-			return 0
+		ext, score, cut := t.singular(beta, depth, ply, pvNode, cutNode, ttMove, ttScore)
+		if cut {
+			return score
 		}
-		switch {
-		case score < singularBeta:
-			ttExt = 1
-			if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
-				ttExt = 2
-			}
-		case singularBeta >= beta:
-			return singularBeta
-		case ttScore >= beta:
-			ttExt = -1
-		}
-		movegen.Legal(p, &f.moves) // the search of this node without ttMove reused the list
+		ttExt = ext
 	}
+
+	bestScore, bestMove, ok := t.searchMoves(alpha, beta, depth, ply, pvNode, cutNode, inCheck, improving, staticEval, ttMove, ttExt)
+	if !ok {
+		return 0
+	}
+
+	if bestScore == -Infinity { // only the excluded move was legal
+		return alpha
+	}
+	if excluded == board.NoMove {
+		if bestScore <= alpha {
+			t.rewardPriorQuiet(ply, depth)
+		}
+		bound := boundOf(bestScore, alpha, beta)
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	}
+	return bestScore
+}
+
+// searchMoves is the move loop of a node. It tries the moves in order,
+// skips those pruneMove rules out, searches the first with the full window
+// and the others with a null window (principal variation search), reduced
+// the later and the worse their history (late-move reductions), and
+// re-searches those that beat alpha; a beta cutoff rewards the move in the
+// histories. It returns the best score (-Infinity when no move was
+// searched) and move, and false when the search must unwind.
+func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inCheck, improving bool, staticEval int, ttMove board.Move, ttExt int) (bestScore int, bestMove board.Move, ok bool) {
+	s := t.s
+	p := t.pos
+	f := &t.stack[ply]
+	excluded := f.excluded
 	t.orderMoves(f, ply, ttMove)
 
 	us := p.Side()
-	bestScore, bestMove := -Infinity, board.NoMove
-	origAlpha := alpha
+	bestScore, bestMove = -Infinity, board.NoMove
 	quietsTried, capturesTried := 0, 0
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
@@ -369,27 +167,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
 		givesCheck := movegen.GivesCheck(p, m)
 
-		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) {
-			// Checking moves are never pruned: quiet checks and check
-			// sacrifices are where short mates hide.
-			if quiet && !givesCheck {
-				// Late-move and futility pruning of quiet moves at low depth.
-				if depth <= 8 && quietsTried >= lmpLimit {
-					continue
-				}
-				if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
-					continue
-				}
-				if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
-					continue
-				}
-				// History pruning: moves that have kept failing here before.
-				if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
-					continue
-				}
-			} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
-				continue
-			}
+		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
+			t.pruneMove(m, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {
+			continue
 		}
 
 		s.tt.prefetch(p.KeyAfter(m))
@@ -442,7 +222,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		p.Unmake()
 		if t.stopped() {
-			return 0
+			return 0, board.NoMove, false
 		}
 		if quiet {
 			if quietsTried < len(quiets) {
@@ -474,18 +254,120 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 	}
+	return bestScore, bestMove, true
+}
 
-	if bestScore == -Infinity { // only the excluded move was legal
-		return alpha
-	}
-	if excluded == board.NoMove {
-		if bestScore <= origAlpha {
-			t.rewardPriorQuiet(ply, depth)
+// pruneMove reports whether a move of a non-PV node that is not in check
+// can be left unsearched at low depth: late-move, futility, SEE and history
+// pruning of quiet moves, SEE pruning of the others. order is the move's
+// ordering score, quietsTried the quiet moves searched before it.
+func (t *thread) pruneMove(m board.Move, order int32, quiet, givesCheck bool, depth, alpha, staticEval, quietsTried, lmpLimit int) bool {
+	p := t.pos
+	// Checking moves are never pruned: quiet checks and check
+	// sacrifices are where short mates hide.
+	if quiet && !givesCheck {
+		// Late-move and futility pruning of quiet moves at low depth.
+		if depth <= 8 && quietsTried >= lmpLimit {
+			return true
 		}
-		bound := boundOf(bestScore, origAlpha, beta)
-		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+		if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
+			return true
+		}
+		if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
+			return true
+		}
+		// History pruning: moves that have kept failing here before.
+		if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
+			return true
+		}
+	} else if depth <= 6 && order < orderGood && SEE(p, m) < -tp.seeNoisy*depth {
+		return true
 	}
-	return bestScore
+	return false
+}
+
+// pruneNode tries to cut a non-PV node that is not in check before its
+// moves are generated, on the strength of its static evaluation: reverse
+// futility, razoring and the null move. It returns the node's score and
+// true when one of them cuts. ttFailsLow: the table's entry is an upper
+// bound below beta.
+func (t *thread) pruneNode(alpha, beta, depth, ply int, cutNode bool, staticEval int, improving, ttFailsLow bool) (int, bool) {
+	p := t.pos
+	// Reverse futility: far above beta at low depth, a quiet move will not fall back.
+	if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
+		return staticEval, true
+	}
+	// Razoring: far below alpha near the horizon, only a capture could
+	// help, and quiescence tells whether one does.
+	if depth <= 3 && staticEval+tp.razorMargin*depth <= alpha {
+		if score := t.quiesce(alpha, alpha+1, ply); score <= alpha {
+			return score, true
+		}
+	}
+	// Null move: if passing still fails high, a real move will too (not in
+	// pawn endings, where zugzwang makes passing a poor guide).
+	// A table entry that failed low below beta says passing will too.
+	if depth >= 3 && staticEval >= beta && p.NonPawnMaterial(p.Side()) &&
+		ply > 0 && t.stack[ply-1].move != board.NullMove && !ttFailsLow {
+		return t.nullMove(beta, depth, ply, cutNode, staticEval)
+	}
+	return 0, false
+}
+
+// nullMove passes the move and searches the reply at reduced depth with a
+// null window at beta. It returns the node's score and true when passing
+// still fails high (or the search must unwind).
+func (t *thread) nullMove(beta, depth, ply int, cutNode bool, staticEval int) (int, bool) {
+	p := t.pos
+	f := &t.stack[ply]
+	r := tp.nmpBase + depth/tp.nmpDepthDiv + min((staticEval-beta)/tp.nmpEvalDiv, 3)
+	f.move, f.piece, f.doubleExt, f.quiet = board.NullMove, board.NoPiece, false, false
+	t.nnueNull(ply)
+	p.MakeNull()
+	t.s.tt.prefetch(p.Key())
+	score := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
+	p.UnmakeNull()
+	if t.stopped() {
+		return 0, true
+	}
+	if score >= beta {
+		if score >= MateBound {
+			score = beta
+		}
+		return score, true
+	}
+	return 0, false
+}
+
+// singular is the singular-extension test of the table's move at a node
+// whose entry is a deep enough lower bound: when it beats every other move
+// by a margin at reduced depth, it is searched one ply deeper (two when far
+// ahead); when another move also reaches beta the node is cut at once
+// (multi-cut), and when the table's move alone is expected to fail high it
+// is searched a ply shallower. It returns the extension of ttMove, or the
+// node's score and true when the node is cut (or the search must unwind).
+func (t *thread) singular(beta, depth, ply int, pvNode, cutNode bool, ttMove board.Move, ttScore int) (ext, score int, cut bool) {
+	f := &t.stack[ply]
+	singularBeta := ttScore - tp.singularMargin*depth
+	f.excluded = ttMove
+	score = t.search(singularBeta-1, singularBeta, (depth-1)/2, ply, cutNode)
+	f.excluded = board.NoMove
+	if t.stopped() {
+		return 0, 0, true
+	}
+	switch {
+	case score < singularBeta:
+		ext = 1
+		if !pvNode && score < singularBeta-tp.doubleExtMargin && t.doubleExts(ply) < maxDoubleExts {
+			ext = 2
+		}
+	case singularBeta >= beta:
+		return 0, singularBeta, true
+	case ttScore >= beta:
+		ext = -1
+	}
+	movegen.Legal(t.pos, &f.moves) // the search of this node without ttMove reused the list
+	return ext, 0, false
 }
 
 // Singular extensions: the least depth they are tried at, and how many
@@ -504,76 +386,6 @@ func (t *thread) doubleExts(ply int) int {
 	return n
 }
 
-// extendPV writes m followed by the child's PV (ply+1) into pv and returns
-// its length.
-func (t *thread) extendPV(pv *[MaxPly]board.Move, m board.Move, ply int) int {
-	child := &t.stack[ply+1]
-	pv[0] = m
-	n := copy(pv[1:], child.pv[:child.pvLen])
-	return 1 + n
-}
-
-// boundOf classifies a node's result for the transposition table.
-func boundOf(best, origAlpha, beta int) Bound {
-	switch {
-	case best >= beta:
-		return BoundLower
-	case best > origAlpha:
-		return BoundExact
-	}
-	return BoundUpper
-}
-
-// rewardQuiet updates killers, countermove and history after a quiet move
-// caused a beta cutoff; the quiet moves tried before it are penalised.
-func (t *thread) rewardQuiet(f *frame, ply int, m board.Move, depth int, tried []board.Move) {
-	if f.killers[0] != m {
-		f.killers[1], f.killers[0] = f.killers[0], m
-	}
-	if ply > 0 {
-		prev := &t.stack[ply-1]
-		if prev.move != board.NoMove && prev.move != board.NullMove {
-			t.counters[prev.piece&15][prev.move.To()] = m
-		}
-	}
-	p := t.pos
-	us := p.Side()
-	bonus := historyBonus(depth)
-	cont1, cont2 := t.contRows(ply)
-	for _, q := range tried {
-		b := -bonus
-		if q == m {
-			b = bonus
-		}
-		pc, to := p.PieceAt(q.From())&15, q.To()
-		updateHistory(&t.history[us][q.From()][to], b)
-		if cont1 != &noContRow {
-			updateHistory(&cont1[pc][to], b)
-		}
-		if cont2 != &noContRow {
-			updateHistory(&cont2[pc][to], b)
-		}
-	}
-}
-
-// rewardPriorQuiet credits the opponent's quiet move that led to a node
-// where every move failed low: it refuted all of them.
-func (t *thread) rewardPriorQuiet(ply, depth int) {
-	if ply == 0 {
-		return
-	}
-	prev := &t.stack[ply-1]
-	if !prev.quiet {
-		return
-	}
-	bonus := historyBonus(depth)
-	pc, from, to := prev.piece&15, prev.move.From(), prev.move.To()
-	updateHistory(&t.history[t.pos.Side().Other()][from][to], bonus)
-	if one, _ := t.contRows(ply - 1); one != &noContRow {
-		updateHistory(&one[pc][to], bonus)
-	}
-}
-
 // improving reports whether the static eval has risen since this side's
 // last move; when that node was in check (no eval), the one before it.
 func (t *thread) improving(ply, staticEval int) bool {
@@ -584,128 +396,6 @@ func (t *thread) improving(ply, staticEval int) bool {
 		return staticEval > t.stack[ply-4].eval
 	}
 	return true
-}
-
-// rewardCapture updates the capture history after move m caused a beta
-// cutoff: m gains if it is a capture, the captures tried before it lose.
-func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {
-	p := t.pos
-	bonus := historyBonus(depth)
-	for _, c := range tried {
-		b := -bonus
-		if c == m {
-			b = bonus
-		}
-		victim := board.Pawn // a promotion without capture counts as taking a pawn
-		if captured := p.CapturedPiece(c); captured != board.NoPiece {
-			victim = captured.Type()
-		}
-		updateHistory(&t.captHist[p.PieceAt(c.From())&15][c.To()][victim], b)
-	}
-}
-
-// quiesce searches captures and promotions until the position is quiet, so
-// the static evaluation is never taken in the middle of an exchange. In check
-// every evasion is searched.
-func (t *thread) quiesce(alpha, beta, ply int) int {
-	s := t.s
-	p := t.pos
-	f := &t.stack[ply]
-	if t.enter(ply) {
-		return 0
-	}
-	if isDraw(p) {
-		return 0
-	}
-	inCheck := movegen.InCheck(p)
-	if ply >= quiescePlyCap {
-		if inCheck {
-			return 0
-		}
-		return t.evaluate(ply)
-	}
-
-	key := p.Key()
-	tte, hit := s.tt.probe(key)
-	if hit {
-		score := scoreFromTT(int(tte.score), ply)
-		if tte.bound == BoundExact || (tte.bound == BoundLower && score >= beta) ||
-			(tte.bound == BoundUpper && score <= alpha) {
-			return score
-		}
-	}
-
-	standPat := -Infinity
-	bestScore := -Infinity
-	if !inCheck {
-		if hit {
-			standPat = int(tte.eval)
-		} else {
-			standPat = t.evaluate(ply)
-		}
-		if standPat >= beta {
-			return standPat
-		}
-		alpha = max(alpha, standPat)
-		bestScore = standPat
-		movegen.Noisy(p, &f.moves)
-	} else {
-		movegen.Legal(p, &f.moves)
-		if f.moves.Len() == 0 {
-			return -MateScore + ply
-		}
-	}
-	t.scoreMoves(f, ply, board.NoMove, 0)
-
-	bestMove := board.NoMove
-	origAlpha := alpha
-	for i := 0; i < f.moves.Len(); i++ {
-		m, order := pickMove(f, i)
-		if !inCheck {
-			if order < orderGood {
-				break // the rest lose material by SEE, or are under-promotions
-			}
-			// Delta pruning: even winning the piece cannot lift alpha.
-			captured := p.CapturedPiece(m)
-			gain := 0
-			if captured != board.NoPiece {
-				gain = seeValue[captured.Type()]
-			}
-			if m.Kind() == board.Promotion {
-				gain += seeValue[board.Queen] - seeValue[board.Pawn]
-			}
-			if standPat+gain+tp.qsDelta <= alpha {
-				continue
-			}
-		}
-		s.tt.prefetch(p.KeyAfter(m))
-		f.move, f.piece = m, p.PieceAt(m.From())
-		t.nnueMove(ply, m)
-		p.Make(m)
-		score := -t.quiesce(-beta, -alpha, ply+1)
-		p.Unmake()
-		if t.stopped() {
-			return 0
-		}
-		if score > bestScore {
-			bestScore = score
-			if score > alpha {
-				alpha = score
-				bestMove = m
-				f.pvLen = t.extendPV(&f.pv, m, ply)
-				if score >= beta {
-					break
-				}
-			}
-		}
-	}
-	bound := boundOf(bestScore, origAlpha, beta)
-	storedEval := standPat
-	if inCheck {
-		storedEval = 0
-	}
-	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
-	return bestScore
 }
 
 func boolInt(b bool) int {

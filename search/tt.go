@@ -208,3 +208,36 @@ func (t *TT) Hashfull() int {
 	}
 	return n * 1000 / max(count, 1)
 }
+
+// scoreToTT and scoreFromTT make mate scores relative to the node, so a
+// stored mate is right wherever the position is reached again.
+func scoreToTT(score, ply int) int {
+	switch {
+	case score >= MateBound:
+		return score + ply
+	case score <= -MateBound:
+		return score - ply
+	}
+	return score
+}
+
+func scoreFromTT(score, ply int) int {
+	switch {
+	case score >= MateBound:
+		return score - ply
+	case score <= -MateBound:
+		return score + ply
+	}
+	return score
+}
+
+// boundOf classifies a node's result for the transposition table.
+func boundOf(best, origAlpha, beta int) Bound {
+	switch {
+	case best >= beta:
+		return BoundLower
+	case best > origAlpha:
+		return BoundExact
+	}
+	return BoundUpper
+}

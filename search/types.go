@@ -1,8 +1,3 @@
-// Package search is Twofold's classical searcher: iterative deepening with
-// aspiration windows over a principal-variation negamax, a shared
-// transposition table, quiescence with SEE, the usual pruning and reduction
-// heuristics, and Lazy SMP threads. It reports through callbacks and knows
-// nothing of UCI.
 package search
 
 import (

@@ -1,0 +1,120 @@
+package search
+
+// Quiescence search: at the horizon the static evaluation would be taken in
+// the middle of an exchange, so captures and promotions (in check, every
+// evasion) are searched until the position is quiet. It is a search of its
+// own, not negamax at depth 0, because it does far less per node: stand
+// pat, delta and SEE pruning instead of the main search's pruning,
+// reductions and extensions.
+
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
+
+// quiescePlyCap is the ply at which quiescence stops and evaluates.
+const quiescePlyCap = MaxPly - 1
+
+// quiesce searches captures and promotions until the position is quiet, so
+// the static evaluation is never taken in the middle of an exchange. In check
+// every evasion is searched.
+func (t *thread) quiesce(alpha, beta, ply int) int {
+	s := t.s
+	p := t.pos
+	f := &t.stack[ply]
+	if t.enter(ply) {
+		return 0
+	}
+	if isDraw(p) {
+		return 0
+	}
+	inCheck := movegen.InCheck(p)
+	if ply >= quiescePlyCap {
+		if inCheck {
+			return 0
+		}
+		return t.evaluate(ply)
+	}
+
+	key := p.Key()
+	tte, hit := s.tt.probe(key)
+	if hit {
+		score := scoreFromTT(int(tte.score), ply)
+		if tte.bound == BoundExact || (tte.bound == BoundLower && score >= beta) ||
+			(tte.bound == BoundUpper && score <= alpha) {
+			return score
+		}
+	}
+
+	standPat := -Infinity
+	bestScore := -Infinity
+	if !inCheck {
+		if hit {
+			standPat = int(tte.eval)
+		} else {
+			standPat = t.evaluate(ply)
+		}
+		if standPat >= beta {
+			return standPat
+		}
+		alpha = max(alpha, standPat)
+		bestScore = standPat
+		movegen.Noisy(p, &f.moves)
+	} else {
+		movegen.Legal(p, &f.moves)
+		if f.moves.Len() == 0 {
+			return -MateScore + ply
+		}
+	}
+	t.scoreMoves(f, ply, board.NoMove, 0)
+
+	bestMove := board.NoMove
+	origAlpha := alpha
+	for i := 0; i < f.moves.Len(); i++ {
+		m, order := pickMove(f, i)
+		if !inCheck {
+			if order < orderGood {
+				break // the rest lose material by SEE, or are under-promotions
+			}
+			// Delta pruning: even winning the piece cannot lift alpha.
+			captured := p.CapturedPiece(m)
+			gain := 0
+			if captured != board.NoPiece {
+				gain = seeValue[captured.Type()]
+			}
+			if m.Kind() == board.Promotion {
+				gain += seeValue[board.Queen] - seeValue[board.Pawn]
+			}
+			if standPat+gain+tp.qsDelta <= alpha {
+				continue
+			}
+		}
+		s.tt.prefetch(p.KeyAfter(m))
+		f.move, f.piece = m, p.PieceAt(m.From())
+		t.nnueMove(ply, m)
+		p.Make(m)
+		score := -t.quiesce(-beta, -alpha, ply+1)
+		p.Unmake()
+		if t.stopped() {
+			return 0
+		}
+		if score > bestScore {
+			bestScore = score
+			if score > alpha {
+				alpha = score
+				bestMove = m
+				f.pvLen = t.extendPV(&f.pv, m, ply)
+				if score >= beta {
+					break
+				}
+			}
+		}
+	}
+	bound := boundOf(bestScore, origAlpha, beta)
+	storedEval := standPat
+	if inCheck {
+		storedEval = 0
+	}
+	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
+	return bestScore
+}
