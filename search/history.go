@@ -8,7 +8,10 @@ package search
 // earns a bonus, the moves tried before it pay one; every value is kept
 // within ±historyLimit by gravity. Stockfish keeps these in history.h.
 
-import "github.com/twofold-chess/twofold/board"
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/internal/mathx"
+)
 
 // historyLimit bounds every history value (see updateHistory).
 const historyLimit = 1 << 14
@@ -18,7 +21,7 @@ func historyBonus(depth int) int { return min(depth*depth*tp.histBonusMul, tp.hi
 
 // updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
 func updateHistory[T int16 | int32](h *T, bonus int) {
-	*h += T(bonus - int(*h)*abs(bonus)/historyLimit)
+	*h += T(bonus - int(*h)*mathx.Abs(bonus)/historyLimit)
 }
 
 // noContRow is the all-zero row used where a ply has no previous move.
@@ -39,13 +42,6 @@ func (t *thread) contRows(ply int) (one, two *[16][64]int16) {
 		return &t.cont[prev.piece&15][prev.move.To()]
 	}
 	return row(1), row(2)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // rewardQuiet updates killers, countermove and history after a quiet move

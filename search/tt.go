@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/internal/mathx"
 	"github.com/twofold-chess/twofold/internal/sysmem"
 )
 
@@ -119,18 +120,10 @@ func (t *TT) Resize(mb int) error {
 // Clear empties the table in constant time, by changing the salt.
 func (t *TT) Clear() {
 	t.clears++
-	t.salt = splitmix64(t.clears)
+	t.salt = mathx.SplitMix64(t.clears)
 	// Entries of the old salt are misses now; aging them makes them the
 	// first to be replaced and keeps them out of Hashfull.
 	t.age = (t.age + 1) & 63
-}
-
-// splitmix64 is Vigna's mixer: distinct inputs give unrelated salts.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 // newSearch ages the entries of earlier searches so they are replaced first.
