@@ -12,7 +12,10 @@ GO      ?= go
 # "go build" and "make GOEXPERIMENT=" still work, with the Go kernels.
 GOEXPERIMENT ?= simd
 export GOEXPERIMENT
-BIN     := bin/engine
+# OpenBench's convention: make EXE=path builds the engine to that path.
+EXE     ?= bin/engine
+BIN     := $(EXE)
+RUN_BIN := $(abspath $(BIN))
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/twofold-chess/twofold/uci.Version=$(VERSION)
 
@@ -68,7 +71,7 @@ build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/engine
 
 run: build
-	./$(BIN)
+	$(RUN_BIN)
 
 test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short test-browser
 
@@ -104,9 +107,9 @@ race: deps
 # The binary's own suite mode, as a user runs it, over every suite position
 # (counts up to 5M nodes each; `make perft-full` checks all of them).
 perft-suites: build
-	./$(BIN) perft --suite testdata/perft126.epd --max-nodes 5000000 | tail -4
-	./$(BIN) perft --suite testdata/cpw_perft6.epd --max-nodes 5000000 | tail -4
-	./$(BIN) perft --suite testdata/frc_perft.epd --max-nodes 5000000 | tail -4
+	$(RUN_BIN) perft --suite testdata/perft126.epd --max-nodes 5000000 | tail -4
+	$(RUN_BIN) perft --suite testdata/cpw_perft6.epd --max-nodes 5000000 | tail -4
+	$(RUN_BIN) perft --suite testdata/frc_perft.epd --max-nodes 5000000 | tail -4
 
 # The whole AlphaZero loop in miniature: self-play, training, export, gating,
 # ladder, plot; then a second invocation must resume at iteration 2.
@@ -114,16 +117,16 @@ SMOKE := $(shell mktemp -u /tmp/twofold-smoke-XXXXXX)
 TINY  := --games 4 --parallel 4 --playouts 8 --max-plies 80 --steps 3 --batch 32 --blocks 1 --channels 8 \
          --gate-games 2 --gate-playouts 8 --ladder-every 1 --ladder-games 2 --ladder-playouts 8 --workers 1 --q-ratio 0.5
 train-smoke: build py-deps
-	./$(BIN) train --run-dir $(SMOKE) --iterations 1 $(TINY) > $(SMOKE).log 2>&1 || (cat $(SMOKE).log; exit 1)
-	./$(BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)
+	$(RUN_BIN) train --run-dir $(SMOKE) --iterations 1 $(TINY) > $(SMOKE).log 2>&1 || (cat $(SMOKE).log; exit 1)
+	$(RUN_BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)
 	grep -q '^== iteration 2 (selfplay)' $(SMOKE).log2 && ! grep -q '^== iteration 1 ' $(SMOKE).log2
 	test $$(ls $(SMOKE)/chunks/*.twfc.gz | wc -l) -ge 2 && test -s $(SMOKE)/games.pgn
 	test -s $(SMOKE)/nets/iter-0002.onnx && test -s $(SMOKE)/nets/iter-0002.pt && test -s $(SMOKE)/ladder.png && test $$(wc -l < $(SMOKE)/ladder.csv) -eq 3
 	test $$(grep -c '^\[Event "Twofold gating' $(SMOKE)/gating.pgn) -eq 4 && test $$(grep -c '^\[Event "Twofold ladder' $(SMOKE)/ladder.pgn) -eq 24
-	./$(BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 --pgn $(SMOKE)/l.pgn | tail -4
+	$(RUN_BIN) ladder --network $(SMOKE)/nets/iter-0002.onnx --games 2 --playouts 8 --rungs random,greedy --workers 1 --pgn $(SMOKE)/l.pgn | tail -4
 	test $$(grep -c '^\[Result ' $(SMOKE)/l.pgn) -eq 4
 	# A win/draw/loss value head: trained, exported as the scalar the engine reads, loaded, gated.
-	./$(BIN) train --run-dir $(SMOKE)-wdl --iterations 1 $(TINY) --wdl --ladder-every 0 > $(SMOKE).log3 2>&1 || (cat $(SMOKE).log3; exit 1)
+	$(RUN_BIN) train --run-dir $(SMOKE)-wdl --iterations 1 $(TINY) --wdl --ladder-every 0 > $(SMOKE).log3 2>&1 || (cat $(SMOKE).log3; exit 1)
 	grep -q 'x8 WDL net' $(SMOKE).log3 && grep -q '^gate: nets/iter-0001.onnx' $(SMOKE).log3 && test -s $(SMOKE)-wdl/nets/iter-0001.onnx
 	rm -rf $(SMOKE) $(SMOKE)-wdl $(SMOKE).log $(SMOKE).log2 $(SMOKE).log3
 
@@ -135,28 +138,28 @@ train-smoke: build py-deps
 FUZZ_INPUTS ?= 100000
 fuzz: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
-	./bin/ucifuzz --engine $(BIN) --inputs $(FUZZ_INPUTS) --parallel 2 --seed $${SEED:-1} --huge-hash --risky --repro-dir /tmp/twofold-ucifuzz
+	./bin/ucifuzz --engine $(RUN_BIN) --inputs $(FUZZ_INPUTS) --parallel 2 --seed $${SEED:-1} --huge-hash --risky --repro-dir /tmp/twofold-ucifuzz
 
 fuzz-short: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
-	./bin/ucifuzz --engine $(BIN) --inputs 2000 --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz-short
+	./bin/ucifuzz --engine $(RUN_BIN) --inputs 2000 --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz-short
 
 # Every reference count, including the billion-node ones (a few minutes).
 perft-full: build
-	./$(BIN) perft --suite testdata/perft126.epd
-	./$(BIN) perft --suite testdata/cpw_perft6.epd
-	./$(BIN) perft --suite testdata/frc_perft.epd
+	$(RUN_BIN) perft --suite testdata/perft126.epd
+	$(RUN_BIN) perft --suite testdata/cpw_perft6.epd
+	$(RUN_BIN) perft --suite testdata/frc_perft.epd
 
 # Speed: Go benchmarks plus the classic perft positions.
 bench-perft: build
 	$(GO) test -run '^$$' -bench . -benchmem ./movegen ./board ./perft
-	./$(BIN) perft --depth 6
-	./$(BIN) perft --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" --depth 5
-	./$(BIN) perft --fen "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" --depth 7
+	$(RUN_BIN) perft --depth 6
+	$(RUN_BIN) perft --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" --depth 5
+	$(RUN_BIN) perft --fen "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" --depth 7
 
 # MCTS speed: raw ONNX Runtime rates at batch 1-32 and playouts/s.
 bench-mcts: build
-	./$(BIN) bench --search mcts --movetime 10000
+	$(RUN_BIN) bench --search mcts --movetime 10000
 
 # Cross builds into bin/<os>-<arch>/, the binary named twofold (GUIs list
 # engines by file name) with ONNX Runtime beside it where it has both minds:
@@ -247,7 +250,7 @@ PLAY_FLAGS  ?=
 BROWSER_OUT ?= /tmp/twofold-browser
 .PHONY: play test-browser chromium
 play: build
-	./$(BIN) serve $(PLAY_FLAGS)
+	$(RUN_BIN) serve $(PLAY_FLAGS)
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || \
