@@ -13,14 +13,24 @@ import (
 	"github.com/twofold-chess/twofold/timeman"
 )
 
-func TestInfoAsMind(t *testing.T) {
-	pv := []board.Move{board.NoMove}
-	base := Info{Depth: 5, SelDepth: 11, MultiPV: 2, Q: 0.2, CP: 31, Visits: 40, Nodes: 999, Time: time.Second, PV: pv}
-	assert.Equal(t, mind.Info{Depth: 5, SelDepth: 11, MultiPV: 2, Score: mind.CP(31), Nodes: 999, Time: time.Second, HashFull: -1, PV: pv}, base.Mind())
-	won, lost := base, base
-	won.Mate, lost.Mate = 2, -3
-	assert.Equal(t, mind.MateIn(2), won.Mind().Score)
-	assert.Equal(t, mind.MateIn(-3), lost.Mind().Score)
+// The reports are mind's: depth the mean playout depth, the score Q in
+// centipawns, no hash table.
+func TestReportsAreMindInfo(t *testing.T) {
+	s := New(&Uniform{}, opts(1, 4))
+	var last mind.Info
+	res := s.Search(board.StartPosition(), timeman.Limits{Nodes: 100}, func(i mind.Info) {
+		if i.MultiPV == 1 {
+			last = i
+		}
+	})
+	require.NoError(t, res.Err)
+	assert.Equal(t, -1, last.HashFull)
+	assert.Equal(t, mind.CP(QToCentipawns(last.Q)), last.Score)
+	assert.Equal(t, uint64(100), last.Nodes)
+	assert.Positive(t, last.Visits)
+	assert.GreaterOrEqual(t, last.SelDepth, last.Depth)
+	assert.Equal(t, mind.CP(QToCentipawns(res.Q)), res.Score)
+	assert.Zero(t, res.Depth)
 }
 
 // Driven as a mind.Searcher, the searcher takes the shared options, keeps
@@ -30,8 +40,8 @@ func TestMindDrivesTheSearcher(t *testing.T) {
 	o := opts(1, 4)
 	o.CacheSize, o.RamLimitMB = 1234, 64
 	s := New(&Uniform{}, o)
-	m := NewMind(s)
-	m.SetOptions(mind.Options{Threads: 2, MultiPV: 3, MoveOverhead: 5 * time.Millisecond})
+	var m mind.Searcher = s
+	m.SetShared(mind.Shared{Threads: 2, MultiPV: 3, MoveOverhead: 5 * time.Millisecond})
 	got := s.Options()
 	assert.Equal(t, 2, got.Threads)
 	assert.Equal(t, 3, got.MultiPV)
@@ -52,9 +62,9 @@ func TestMindDrivesTheSearcher(t *testing.T) {
 	assert.Equal(t, "a1a8", r.Best.UCI(false))
 	assert.Equal(t, mind.MateIn(1), last.Score)
 
-	fail := NewMind(New(BackendFunc(func(b int) (Evaluator, error) {
+	var fail mind.Searcher = New(BackendFunc(func(b int) (Evaluator, error) {
 		return failing{b}, nil
-	}), opts(1, 4)))
+	}), opts(1, 4))
 	fail.Go(board.StartPosition(), timeman.Limits{Nodes: 100}, func(mind.Info) {}, func(r mind.Result) { done <- r })
 	r = <-done
 	require.Error(t, r.Err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -172,8 +173,8 @@ func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 					return &broken{max: b, after: c.after, logit: c.logit, value: c.value}, nil
 				}), opts(threads, 8))
 				pos := board.StartPosition()
-				var last Info
-				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i Info) { last = i })
+				var last mind.Info
+				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i mind.Info) { last = i })
 				require.NoError(t, res.Err)
 				assert.Equal(t, uint64(300), res.Nodes)
 				requireLegal(t, pos, res.Best)
@@ -226,8 +227,8 @@ func TestInfiniteSearchWaitsAtRamLimit(t *testing.T) {
 	o.RamLimitMB = 1
 	s := newUniform(o)
 	pos := board.StartPosition()
-	done := make(chan Result, 1)
-	s.Go(pos, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(pos, timeman.Limits{Infinite: true}, nil, func(r mind.Result) { done <- r })
 	full := func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -266,8 +267,8 @@ func TestPonderHitAtRamLimitReturns(t *testing.T) {
 	o.RamLimitMB = 1
 	s := newUniform(o)
 	pos := board.StartPosition()
-	done := make(chan Result, 1)
-	s.Go(pos, timeman.Limits{Ponder: true, Time: [2]time.Duration{time.Hour, time.Hour}}, nil, func(r Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(pos, timeman.Limits{Ponder: true, Time: [2]time.Duration{time.Hour, time.Hour}}, nil, func(r mind.Result) { done <- r })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		s.mu.Lock()

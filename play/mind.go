@@ -12,6 +12,7 @@ import (
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/onnx"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -141,12 +142,12 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 	s.SetOptions(search.Options{Threads: 1, MultiPV: req.MultiPV, Strength: st, Network: nnue.Default()})
 	lim := search.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}
 	side := pos.Side()
-	toLine := func(i search.Info) Line {
+	toLine := func(i mind.Info) Line {
 		l := Line{MultiPV: max(i.MultiPV, 1), Depth: i.Depth, Nodes: i.Nodes, Time: i.Time, PV: i.PV}
-		if search.IsMate(i.Score) {
-			l.Mate = whitePOV(side, search.MateIn(i.Score))
+		if i.Score.Mate {
+			l.Mate = whitePOV(side, i.Score.Value)
 		} else {
-			l.CP = whitePOV(side, i.Score)
+			l.CP = whitePOV(side, i.Score.Value)
 		}
 		return l
 	}
@@ -154,8 +155,8 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 		mu   sync.Mutex
 		best Line // the last first line reported
 	)
-	done := make(chan search.Result, 1)
-	s.Go(pos, lim, func(i search.Info) {
+	done := make(chan mind.Result, 1)
+	s.Go(pos, lim, func(i mind.Info) {
 		if i.CurrMove != board.NoMove || len(i.PV) == 0 {
 			return
 		}
@@ -166,8 +167,8 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 			mu.Unlock()
 		}
 		report(l)
-	}, func(r search.Result) { done <- r })
-	var res search.Result
+	}, func(r mind.Result) { done <- r })
+	var res mind.Result
 	select {
 	case res = <-done:
 	case <-ctx.Done():
@@ -180,7 +181,7 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 		return Line{}, errors.New("no move found")
 	}
 	if len(best.PV) == 0 || best.PV[0] != res.Best {
-		best = toLine(search.Info{MultiPV: 1, Depth: res.Depth, Score: res.Score, Nodes: res.Nodes, PV: []board.Move{res.Best}})
+		best = toLine(mind.Info{MultiPV: 1, Depth: res.Depth, Score: res.Score, Nodes: res.Nodes, PV: []board.Move{res.Best}})
 	}
 	return best, nil
 }
@@ -260,10 +261,12 @@ func (m *MCTS) Think(ctx context.Context, pos *board.Position, req ThinkRequest,
 	o.RamLimitMB, o.CacheSize, o.MultiPV = max(m.RamLimitMB, 1), 50_000, req.MultiPV
 	s.SetOptions(o)
 	side := pos.Side()
-	toLine := func(i azero.Info) Line {
-		l := Line{MultiPV: max(i.MultiPV, 1), Depth: i.Depth, Nodes: i.Nodes, Time: i.Time, PV: i.PV, CP: whitePOV(side, i.CP)}
-		if i.Mate != 0 {
-			l.CP, l.Mate = 0, whitePOV(side, i.Mate)
+	toLine := func(i mind.Info) Line {
+		l := Line{MultiPV: max(i.MultiPV, 1), Depth: i.Depth, Nodes: i.Nodes, Time: i.Time, PV: i.PV}
+		if i.Score.Mate {
+			l.Mate = whitePOV(side, i.Score.Value)
+		} else {
+			l.CP = whitePOV(side, i.Score.Value)
 		}
 		return l
 	}
@@ -271,9 +274,9 @@ func (m *MCTS) Think(ctx context.Context, pos *board.Position, req ThinkRequest,
 		mu   sync.Mutex
 		best Line
 	)
-	done := make(chan azero.Result, 1)
+	done := make(chan mind.Result, 1)
 	lim := search.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}
-	s.Go(pos, lim, func(i azero.Info) {
+	s.Go(pos, lim, func(i mind.Info) {
 		if len(i.PV) == 0 {
 			return
 		}
@@ -284,8 +287,8 @@ func (m *MCTS) Think(ctx context.Context, pos *board.Position, req ThinkRequest,
 			mu.Unlock()
 		}
 		report(l)
-	}, func(r azero.Result) { done <- r })
-	var res azero.Result
+	}, func(r mind.Result) { done <- r })
+	var res mind.Result
 	select {
 	case res = <-done:
 	case <-ctx.Done():
@@ -293,7 +296,7 @@ func (m *MCTS) Think(ctx context.Context, pos *board.Position, req ThinkRequest,
 		res = <-done
 	}
 	if res.Err != nil {
-		return Line{}, fmt.Errorf("MCTS: network evaluation failed: %w", res.Err)
+		return Line{}, res.Err
 	}
 	if res.Best == board.NoMove {
 		return Line{}, errors.New("no move found")

@@ -34,7 +34,7 @@ func (e *Engine) goCommand(args []string) {
 	pos := e.pos.Clone()
 	e.noteMCTSFallback()
 	m := e.mind()
-	m.SetOptions(e.shared)
+	m.SetShared(e.shared)
 	e.active = m
 	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
 	e.searching.Add(1)

@@ -20,7 +20,7 @@ import (
 type mctsState struct {
 	requested   bool        // Search is MCTS, whether or not it loaded
 	unavailable error       // why a requested MCTS is not searching
-	mind        *azero.Mind // the loaded searcher; nil when AlphaBeta plays
+	mind        *azero.Searcher // the loaded searcher; nil when AlphaBeta plays
 	opts        azero.Options
 	networkFile string
 	ortLib      string
@@ -54,9 +54,9 @@ func (e *Engine) enableMCTS() error {
 		return err
 	}
 	if e.mcts.mind != nil {
-		e.mcts.mind.Searcher().Close()
+		e.mcts.mind.Close()
 	}
-	e.mcts.mind = azero.NewMind(s)
+	e.mcts.mind = s
 	e.send("info string MCTS with %s", loaded)
 	return nil
 }
@@ -64,7 +64,7 @@ func (e *Engine) enableMCTS() error {
 // disableMCTS falls back to the classical searcher after err.
 func (e *Engine) disableMCTS(err error) error {
 	if e.mcts.mind != nil {
-		e.mcts.mind.Searcher().Close()
+		e.mcts.mind.Close()
 	}
 	e.mcts.mind = nil
 	e.mcts.unavailable = err
@@ -95,7 +95,7 @@ func searchOption() *option {
 			// Its sessions and tree are freed; choosing MCTS again loads
 			// it anew, as it always did.
 			if e.mcts.mind != nil {
-				e.mcts.mind.Searcher().Close()
+				e.mcts.mind.Close()
 			}
 			e.mcts.mind, e.mcts.unavailable = nil, nil
 			return nil
@@ -138,7 +138,7 @@ func (e *Engine) mctsOptions() azero.Options {
 // changed (a searcher loaded later gets them when it is built).
 func (e *Engine) setMCTSOptions() {
 	if e.mcts.mind != nil {
-		e.mcts.mind.Searcher().SetOptions(e.mctsOptions())
+		e.mcts.mind.SetOptions(e.mctsOptions())
 	}
 }
 

@@ -55,7 +55,7 @@ func (e *Engine) describeNetwork() string {
 
 // evaluator is the network AlphaBeta's next search evaluates with: nil for
 // the hand-crafted evaluation.
-func (e *Engine) evaluator() *nnue.Network { return e.alphaBeta.Searcher().Options().Evaluator() }
+func (e *Engine) evaluator() *nnue.Network { return e.alphaBeta.Options().Evaluator() }
 
 func nnueOptionList() []*option {
 	return []*option{

@@ -54,7 +54,7 @@ func newEngine(t *testing.T) (*Engine, func() []string) {
 }
 
 // alphaBetaNetwork is the network the classical searcher's next "go" uses.
-func alphaBetaNetwork(e *Engine) *nnue.Network { return e.alphaBeta.Searcher().Options().Evaluator() }
+func alphaBetaNetwork(e *Engine) *nnue.Network { return e.alphaBeta.Options().Evaluator() }
 
 func sameNetwork(a, b *nnue.Network) bool {
 	if a == nil || b == nil {

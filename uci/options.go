@@ -73,7 +73,7 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 func options() []*option {
 	return append([]*option{
 		{name: "Hash", kind: "spin", def: "16", min: 1, max: 65536, apply: func(e *Engine, v string) error {
-			if err := e.alphaBeta.Searcher().SetHash(atoi(v)); err != nil {
+			if err := e.alphaBeta.SetHash(atoi(v)); err != nil {
 				return fmt.Errorf("Hash: %v", err)
 			}
 			return nil

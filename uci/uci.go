@@ -38,10 +38,10 @@ type Engine struct {
 	options []*option
 	// alphaBeta is the classical mind; mcts holds the other. Each "go"
 	// drives one of them through mind.Searcher (see searching).
-	alphaBeta *search.Mind
+	alphaBeta *search.Searcher
 	// shared collects the options both minds take; they reach the mind at
 	// the next "go". Each mind's own options are set on it at once.
-	shared        mind.Options
+	shared        mind.Shared
 	chess960      bool
 	showWDL       bool
 	skill         int
@@ -66,7 +66,7 @@ type Engine struct {
 // New returns an engine that writes its answers to out, set to the start position.
 func New(out io.Writer) *Engine {
 	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition(), options: options()}
-	e.alphaBeta = search.NewMind(search.New(16, search.Options{}))
+	e.alphaBeta = search.New(16, search.Options{})
 	e.active = e.alphaBeta
 	e.mcts.opts, e.mcts.load = azero.DefaultOptions, loadONNX
 	for _, o := range e.options {
@@ -327,7 +327,7 @@ func (e *Engine) setOption(args []string) {
 // search after the change is the search a fresh engine with the new
 // evaluation makes.
 func (e *Engine) setAlphaBetaOptions() {
-	s := e.alphaBeta.Searcher()
+	s := e.alphaBeta
 	o := s.Options()
 	o.Strength = e.strength()
 	o.Network = e.nnue.chosen() // SetOptions empties the tables when the evaluation changes

@@ -14,6 +14,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -126,8 +127,8 @@ func TestNaNNetworkPastTheCheckStillSearches(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	pos := board.StartPosition()
-	var last azero.Info
-	res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i azero.Info) { last = i })
+	var last mind.Info
+	res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i mind.Info) { last = i })
 	require.NoError(t, res.Err)
 	assert.Equal(t, uint64(300), res.Nodes)
 	var ml movegen.MoveList
