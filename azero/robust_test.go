@@ -24,7 +24,7 @@ var (
 
 // broken is a stand-in network that answers like a diverged one: from its
 // call number after on, every logit is logit and every value is value (a
-// network can pass LoadNetwork's fixtures and go wrong elsewhere).
+// network can pass onnx.Open's fixture positions and go wrong elsewhere).
 type broken struct {
 	max          int
 	after        int64
@@ -149,7 +149,7 @@ func TestPickAlwaysChoosesAChild(t *testing.T) {
 }
 
 // A network that answers NaN or infinities (from its first call, or only
-// after LoadNetwork's check would have passed) never crashes or hangs the
+// after onnx.Open's check would have passed) never crashes or hangs the
 // search, and none of it reaches the tree's statistics.
 func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 	for _, c := range []struct {

@@ -192,8 +192,7 @@ func (a *AlphaBeta) Think(ctx context.Context, pos *board.Position, req ThinkReq
 // MCTS is greyed out. Levels do not apply (as in UCI, where Skill and Elo
 // weaken AlphaBeta only).
 type MCTS struct {
-	// RuntimeLib and Network are passed to onnx.LoadRuntime and
-	// onnx.LoadNetwork ("" = their defaults).
+	// RuntimeLib and Network are passed to onnx.Open ("" = its defaults).
 	RuntimeLib, Network string
 	RamLimitMB          int
 
@@ -208,19 +207,7 @@ type MCTS struct {
 // cannot play, or nil.
 func (m *MCTS) Available() error {
 	m.once.Do(func() {
-		if !onnx.Supported {
-			m.err = onnx.ErrNotInBuild
-			return
-		}
-		if _, err := onnx.LoadRuntime(m.RuntimeLib); err != nil {
-			m.err = err
-			return
-		}
-		name := m.Network
-		if name == "" {
-			name = onnx.DefaultNetworkName
-		}
-		m.net, m.err = onnx.LoadNetwork(name)
+		m.net, m.err = onnx.Open(m.RuntimeLib, m.Network)
 	})
 	return m.err
 }

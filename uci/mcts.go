@@ -18,8 +18,8 @@ import (
 
 // mctsState is the MCTS mind and the options that shape it.
 type mctsState struct {
-	requested   bool        // Search is MCTS, whether or not it loaded
-	unavailable error       // why a requested MCTS is not searching
+	requested   bool            // Search is MCTS, whether or not it loaded
+	unavailable error           // why a requested MCTS is not searching
 	mind        *azero.Searcher // the loaded searcher; nil when AlphaBeta plays
 	opts        azero.Options
 	networkFile string
@@ -29,18 +29,15 @@ type mctsState struct {
 	load func(lib, network string) (azero.Backend, string, error)
 }
 
-// loadONNX is how MCTS gets its network: ONNX Runtime from lib ("" = the
-// usual places), then the network file. It also says what it loaded.
+// loadONNX is how MCTS gets its network: onnx.Open, ONNX Runtime from lib
+// ("" = the usual places), then the network file. It also says what it
+// loaded.
 func loadONNX(lib, network string) (azero.Backend, string, error) {
-	path, err := onnx.LoadRuntime(lib)
+	net, err := onnx.Open(lib, network)
 	if err != nil {
 		return nil, "", err
 	}
-	net, err := onnx.LoadNetwork(network)
-	if err != nil {
-		return nil, "", err
-	}
-	return net, fmt.Sprintf("network %s (ONNX Runtime %s)", net.Name(), path), nil
+	return net, fmt.Sprintf("network %s (ONNX Runtime %s)", net.Name(), net.Runtime()), nil
 }
 
 // enableMCTS loads the network and builds the searcher.
