@@ -33,7 +33,7 @@ func (e *Engine) goCommand(args []string) {
 	}
 	pos := e.pos.Clone()
 	e.noteMCTSFallback()
-	m := e.mind()
+	m := e.searcher()
 	m.SetShared(e.shared)
 	e.active = m
 	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
@@ -49,11 +49,11 @@ func (e *Engine) goCommand(args []string) {
 	})
 }
 
-// mind is the searcher "go" runs: MCTS when it is chosen and loaded, else
-// AlphaBeta.
-func (e *Engine) mind() mind.Searcher {
-	if e.mcts.mind != nil {
-		return e.mcts.mind
+// searcher is the searcher "go" runs: MCTS when it is chosen and loaded,
+// else AlphaBeta.
+func (e *Engine) searcher() mind.Searcher {
+	if e.mcts.searcher != nil {
+		return e.mcts.searcher
 	}
 	return e.alphaBeta
 }
