@@ -2,13 +2,13 @@ package search
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/mind"
+	"github.com/twofold-chess/twofold/mind/mindtest"
 )
 
 // Scores are reported in moves to mate and with their bound; Value takes a
@@ -39,26 +39,22 @@ func TestMindDrivesTheSearcher(t *testing.T) {
 	easy, ok := DifficultyStrength("Easy")
 	require.True(t, ok)
 	s := New(1, Options{Strength: easy})
-	var m mind.Searcher = s
-	m.SetShared(mind.Shared{Threads: 2, MultiPV: 3, MoveOverhead: 7 * time.Millisecond})
-	o := s.Options()
-	assert.Equal(t, 2, o.Threads)
-	assert.Equal(t, 3, o.MultiPV)
-	assert.Equal(t, 7*time.Millisecond, o.MoveOverhead)
-	assert.Equal(t, easy, o.Strength, "the searcher's own options stay")
+	mindtest.Shared(t, s, func() mind.Shared {
+		o := s.Options()
+		return mind.Shared{Threads: o.Threads, MultiPV: o.MultiPV, MoveOverhead: o.MoveOverhead}
+	})
+	assert.Equal(t, easy, s.Options().Strength, "the searcher's own options stay")
 
-	m.SetShared(mind.Shared{Threads: 1, MultiPV: 1})
+	s.SetOptions(Options{})
+	mindtest.MateInOne(t, s, Limits{Depth: 3})
+	res := s.Search(mateInOne(t), Limits{Depth: 3}, func(i mind.Info) {
+		assert.GreaterOrEqual(t, i.HashFull, 0, "a searcher with a hash table")
+	})
+	assert.Equal(t, mind.MateIn(1), res.Score)
+}
+
+func mateInOne(t *testing.T) *board.Position {
 	p, err := board.ParseFEN("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
 	require.NoError(t, err)
-	s.SetOptions(Options{})
-	var infos []mind.Info
-	done := make(chan mind.Result, 1)
-	m.Go(p, Limits{Depth: 3}, func(i mind.Info) { infos = append(infos, i) }, func(r mind.Result) { done <- r })
-	r := <-done
-	require.NoError(t, r.Err)
-	assert.Equal(t, "a1a8", r.Best.UCI(false))
-	assert.Equal(t, mind.MateIn(1), r.Score)
-	require.NotEmpty(t, infos)
-	assert.Equal(t, mind.MateIn(1), infos[len(infos)-1].Score)
-	assert.GreaterOrEqual(t, infos[len(infos)-1].HashFull, 0)
+	return p
 }
