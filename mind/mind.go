@@ -2,10 +2,13 @@
 // the web board): start a search beside the caller, stop it, release a
 // ponder search, forget what it learned, take the options every searcher
 // shares, report progress in one form (Info) and answer in one form
-// (Result), and declare its own options (Option). Both of Twofold's
-// searchers implement Searcher themselves, the alpha-beta searcher
-// (*search.Searcher) and the MCTS searcher (*azero.Searcher), so a driver
-// needs no branch per searcher and one info formatter.
+// (Result); and how a searcher declares its own options (Option: name,
+// type, default, range and setter), which the UCI loop lists and the web
+// board sets (search.Settings and azero.Settings declare them). Both of
+// Twofold's searchers implement Searcher themselves, the alpha-beta
+// searcher (*search.Searcher) and the MCTS searcher (*azero.Searcher), so a
+// driver needs no branch per searcher and one info formatter; package
+// mindtest checks the contract.
 //
 // The package sits below the searchers and above the rules core: it knows
 // boards and limits, nothing of UCI (searchers never import uci) nor of
@@ -39,7 +42,7 @@ type Searcher interface {
 }
 
 // Shared are the options every searcher takes (UCI's Threads, MultiPV and
-// Move Overhead); each searcher declares its own as Options.
+// Move Overhead); each searcher declares its own (see Option).
 type Shared struct {
 	Threads      int
 	MultiPV      int

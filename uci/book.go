@@ -13,7 +13,7 @@ import (
 
 // The opening book: with OwnBook on and BookFile naming a Polyglot book,
 // "go" in a position the book knows is answered at once with a book move,
-// whichever mind and strength is set (a user who turns a book on asked for
+// whichever searcher and strength is set (a user who turns a book on asked for
 // its moves, weakened or not). Analysis keeps searching: "go infinite",
 // "ponder", "searchmoves" and "mate" never take a book move.
 

@@ -200,8 +200,8 @@ func (e *Engine) goPerft(args []string) {
 	})
 }
 
-// sendInfo formats a search report as an "info" line, whichever mind made
-// it: Stockfish's fields, with hashfull only from a mind that has a hash
+// sendInfo formats a search report as an "info" line, whichever searcher made
+// it: Stockfish's fields, with hashfull only from a searcher that has a hash
 // table (Lc0 reports none for its tree either).
 func (e *Engine) sendInfo(pos *board.Position, info mind.Info) {
 	if info.CurrMove != board.NoMove {
