@@ -11,6 +11,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -24,7 +25,7 @@ var (
 
 // broken is a stand-in network that answers like a diverged one: from its
 // call number after on, every logit is logit and every value is value (a
-// network can pass LoadNetwork's fixtures and go wrong elsewhere).
+// network can pass onnx.Open's fixture positions and go wrong elsewhere).
 type broken struct {
 	max          int
 	after        int64
@@ -149,7 +150,7 @@ func TestPickAlwaysChoosesAChild(t *testing.T) {
 }
 
 // A network that answers NaN or infinities (from its first call, or only
-// after LoadNetwork's check would have passed) never crashes or hangs the
+// after onnx.Open's check would have passed) never crashes or hangs the
 // search, and none of it reaches the tree's statistics.
 func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 	for _, c := range []struct {
@@ -173,8 +174,8 @@ func TestSearchSurvivesNonFiniteNetworkOutputs(t *testing.T) {
 					return &broken{max: b, after: c.after, logit: c.logit, value: c.value}, nil
 				}), opts(threads, 8))
 				pos := board.StartPosition()
-				var last Info
-				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i Info) { last = i })
+				var last mind.Info
+				res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i mind.Info) { last = i })
 				require.NoError(t, res.Err)
 				assert.Equal(t, uint64(300), res.Nodes)
 				requireLegal(t, pos, res.Best)
@@ -227,8 +228,8 @@ func TestInfiniteSearchWaitsAtRamLimit(t *testing.T) {
 	o.RamLimitMB = 1
 	s := newUniform(o)
 	pos := board.StartPosition()
-	done := make(chan Result, 1)
-	s.Go(pos, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(pos, timeman.Limits{Infinite: true}, nil, func(r mind.Result) { done <- r })
 	full := func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -267,8 +268,8 @@ func TestPonderHitAtRamLimitReturns(t *testing.T) {
 	o.RamLimitMB = 1
 	s := newUniform(o)
 	pos := board.StartPosition()
-	done := make(chan Result, 1)
-	s.Go(pos, timeman.Limits{Ponder: true, Time: [2]time.Duration{time.Hour, time.Hour}}, nil, func(r Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(pos, timeman.Limits{Ponder: true, Time: [2]time.Duration{time.Hour, time.Hour}}, nil, func(r mind.Result) { done <- r })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		s.mu.Lock()

@@ -1,6 +1,7 @@
 package azero
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -38,31 +40,6 @@ type Options struct {
 // the rest of the process.
 var DefaultOptions = Options{Threads: 1, BatchSize: 16, CacheSize: 200_000, MultiPV: 1, MoveOverhead: 10 * time.Millisecond, Params: DefaultParams, RamLimitMB: 1024}
 
-// Info is a progress report: one per MultiPV line.
-type Info struct {
-	Depth, SelDepth int // mean and maximum playout depth
-	MultiPV         int // 1-based line number
-	Q               float64
-	CP              int // Q as centipawns (see QToCentipawns)
-	Mate            int // moves to a proven mate: > 0 we mate, < 0 we are mated, 0 none
-	Visits          int // visits of the line's first move
-	Nodes           uint64
-	Time            time.Duration
-	PV              []board.Move
-}
-
-// NPS returns the playouts per second of the report.
-func (i Info) NPS() uint64 { return timeman.NPS(i.Nodes, i.Time) }
-
-// Result is the outcome of a search.
-type Result struct {
-	Best, Ponder board.Move // NoMove when the side to move has no legal move
-	Q            float64
-	Nodes        uint64 // playouts done by this search
-	Evals        uint64 // positions the network evaluated (the rest were terminal, proven or cached)
-	Err          error  // a network failure ended the search early
-}
-
 // MoveVisits is a root move and the playouts that went through it.
 type MoveVisits struct {
 	Move   board.Move
@@ -90,6 +67,25 @@ func (s *Searcher) RootVisits(dst []MoveVisits) []MoveVisits {
 		dst = append(dst, mv)
 	}
 	return dst
+}
+
+// The searcher is a mind.Searcher itself, reporting and answering in
+// mind's forms (see Search).
+var _ mind.Searcher = (*Searcher)(nil)
+
+// SetShared implements mind.Searcher; the searcher's other options stay.
+func (s *Searcher) SetShared(o mind.Shared) {
+	so := s.opts
+	so.Threads, so.MultiPV, so.MoveOverhead = o.Threads, o.MultiPV, o.MoveOverhead
+	s.SetOptions(so)
+}
+
+// networkFailed is how a network failure is reported as the result's Err.
+func networkFailed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("MCTS: network evaluation failed: %w", err)
 }
 
 // QToCentipawns maps an expected result in [-1, 1] to centipawns with Lc0's
@@ -121,7 +117,7 @@ type Searcher struct {
 	selDepth      int
 	err           error
 	lastReport    time.Time
-	report        func(Info)
+	report        func(mind.Info)
 	lastBest      board.Move // the root move the last report put first
 	stopping      atomic.Bool
 	pondering     atomic.Bool
@@ -271,21 +267,24 @@ func (s *Searcher) PonderHit() {
 }
 
 // Search searches p within lim and returns the best move; report (may be
-// nil) gets progress reports.
-func (s *Searcher) Search(p *board.Position, lim timeman.Limits, report func(Info)) Result {
+// nil) gets progress reports: one per MultiPV line, ordered by visits, with
+// depth the mean playout depth, nodes the playouts, the score Q in
+// centipawns (QToCentipawns) or a proven mate, and no hash table (HashFull
+// -1). A network failure comes back as the result's Err, with a legal move.
+func (s *Searcher) Search(p *board.Position, lim timeman.Limits, report func(mind.Info)) mind.Result {
 	s.begin(p, lim, report)
 	return s.run()
 }
 
-// Go starts a search in its own goroutine and calls done with the result.
-// The search is set up before Go returns, so an immediate Stop or PonderHit
-// is never lost.
-func (s *Searcher) Go(p *board.Position, lim timeman.Limits, report func(Info), done func(Result)) {
+// Go implements mind.Searcher: Search in its own goroutine, calling done
+// with the result. The search is set up before Go returns, so an immediate
+// Stop or PonderHit is never lost.
+func (s *Searcher) Go(p *board.Position, lim timeman.Limits, report func(mind.Info), done func(mind.Result)) {
 	s.begin(p, lim, report)
 	go func() { done(s.run()) }()
 }
 
-func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(Info)) {
+func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(mind.Info)) {
 	s.settle()
 	if s.err != nil {
 		s.tree = nil // the last search failed: pending nodes are left behind
@@ -336,19 +335,19 @@ func continuation(old, p *board.Position) ([]board.Move, bool) {
 // Reused reports whether the last search started from the previous tree.
 func (s *Searcher) Reused() bool { return s.reused }
 
-func (s *Searcher) run() Result {
+func (s *Searcher) run() mind.Result {
 	t := s.tree
 	var ml movegen.MoveList
 	movegen.Legal(t.pos, &ml)
 	if ml.Len() == 0 {
-		return Result{}
+		return mind.Result{}
 	}
 	if ml.Len() == 1 {
 		s.clock.OnlyMove()
 	}
 	if err := s.ensureEvaluators(); err != nil {
 		s.tree = nil
-		return Result{Best: ml.At(0), Err: err}
+		return mind.Result{Best: ml.At(0), Err: networkFailed(err)}
 	}
 	// The root gets its priors before anything can stop the search, so even
 	// a search stopped at once plays the network's choice (or a mate in one).
@@ -360,7 +359,7 @@ func (s *Searcher) run() Result {
 		if n == 1 {
 			if err := w.b.evaluate(); err != nil {
 				s.tree = nil
-				return Result{Best: ml.At(0), Err: err}
+				return mind.Result{Best: ml.At(0), Err: networkFailed(err)}
 			}
 			s.mu.Lock()
 			s.finish(w.b)
@@ -391,7 +390,7 @@ func (s *Searcher) run() Result {
 	s.reportMu.Lock()
 	s.mu.Lock()
 	s.ended = true
-	var infos []Info
+	var infos []mind.Info
 	if s.report != nil {
 		infos = s.infos()
 	}
@@ -405,9 +404,9 @@ func (s *Searcher) run() Result {
 }
 
 // result is the search's answer; it holds s.mu.
-func (s *Searcher) result(ml *movegen.MoveList) Result {
+func (s *Searcher) result(ml *movegen.MoveList) mind.Result {
 	t := s.tree
-	res := Result{Nodes: s.done, Evals: s.nnEvals, Err: s.err}
+	res := mind.Result{Nodes: s.done, Evals: s.nnEvals, Err: networkFailed(s.err)}
 	best := t.bestChild(root)
 	if best < 0 {
 		res.Best = ml.At(0)
@@ -415,6 +414,7 @@ func (s *Searcher) result(ml *movegen.MoveList) Result {
 	}
 	res.Best = t.at(best).move
 	res.Q = t.at(best).q(0)
+	res.Score = mind.CP(QToCentipawns(res.Q))
 	if t.at(best).state == stateExpanded && t.at(best).count > 0 {
 		if reply := t.bestChild(best); reply >= 0 && t.at(reply).n > 0 {
 			res.Ponder = t.at(reply).move
@@ -611,7 +611,7 @@ func (s *Searcher) reportDue(id int) bool {
 	return best >= 0 && s.tree.at(best).move != s.lastBest
 }
 
-// sendReports sends one Info per MultiPV line, ordered by visits, unless
+// sendReports sends one report per MultiPV line, ordered by visits, unless
 // the search has already answered.
 func (s *Searcher) sendReports() {
 	if s.report == nil {
@@ -633,7 +633,7 @@ func (s *Searcher) sendReports() {
 }
 
 // infos builds the reports; it holds s.mu.
-func (s *Searcher) infos() []Info {
+func (s *Searcher) infos() []mind.Info {
 	t := s.tree
 	rootNode := t.at(root)
 	if rootNode.first < 0 {
@@ -657,21 +657,25 @@ func (s *Searcher) infos() []Info {
 	if s.done > 0 {
 		depth = max(1, int(math.Round(float64(s.sumDepth)/float64(s.done))))
 	}
-	infos := make([]Info, 0, lines)
+	infos := make([]mind.Info, 0, lines)
 	for k := range lines {
 		c := order[k]
 		nd := t.at(c)
 		q := nd.q(-rootNode.q(0))
-		info := Info{
+		info := mind.Info{
 			Depth: depth, SelDepth: max(s.selDepth, depth), MultiPV: k + 1,
-			Q: q, CP: QToCentipawns(q), Visits: int(nd.n),
-			Nodes: s.done, Time: elapsed, PV: t.pv(c, nil),
+			Score: mind.CP(QToCentipawns(q)), Q: q, Visits: int(nd.n),
+			Nodes: s.done, Time: elapsed, HashFull: -1, PV: t.pv(c, nil),
 		}
+		mate := 0 // moves to a proven mate: > 0 we mate, < 0 we are mated
 		switch nd.proven {
 		case provenWin:
-			info.Mate = (int(nd.plies) + 2) / 2
+			mate = (int(nd.plies) + 2) / 2
 		case provenLoss:
-			info.Mate = -(int(nd.plies) + 1) / 2
+			mate = -(int(nd.plies) + 1) / 2
+		}
+		if mate != 0 {
+			info.Score = mind.MateIn(mate)
 		}
 		infos = append(infos, info)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -49,11 +50,11 @@ func TestMateInOneComesFromTerminalHandling(t *testing.T) {
 	} {
 		s := newUniform(opts(1, 8))
 		p := mustFEN(t, c.fen)
-		var last Info
-		res := s.Search(p, timeman.Limits{Nodes: 50}, func(i Info) { last = i })
+		var last mind.Info
+		res := s.Search(p, timeman.Limits{Nodes: 50}, func(i mind.Info) { last = i })
 		require.NoError(t, res.Err)
 		assert.Equal(t, c.mate, res.Best.UCI(false), c.fen)
-		assert.Equal(t, 1, last.Mate, "score mate 1")
+		assert.Equal(t, mind.MateIn(1), last.Score, "score mate 1")
 	}
 }
 
@@ -107,10 +108,10 @@ func TestProvenMatePropagates(t *testing.T) {
 	// the untrained net cannot see it; proven results must carry it up.
 	s := newUniform(opts(1, 8))
 	p := mustFEN(t, "k7/8/2K5/8/8/8/8/6RR w - - 0 1")
-	var last Info
-	res := s.Search(p, timeman.Limits{Nodes: 20000}, func(i Info) { last = i })
+	var last mind.Info
+	res := s.Search(p, timeman.Limits{Nodes: 20000}, func(i mind.Info) { last = i })
 	require.NoError(t, res.Err)
-	assert.Equal(t, 2, last.Mate, "mate in 2 announced, best %s", res.Best.UCI(false))
+	assert.Equal(t, mind.MateIn(2), last.Score, "mate in 2 announced, best %s", res.Best.UCI(false))
 	p.Make(res.Best)
 	var ml movegen.MoveList
 	movegen.Legal(p, &ml)
@@ -137,8 +138,8 @@ func TestTerminalDraws(t *testing.T) {
 func TestStopAndTimeLimits(t *testing.T) {
 	s := New(&Uniform{Delay: time.Millisecond}, opts(2, 4))
 	p := board.StartPosition()
-	done := make(chan Result, 1)
-	s.Go(p, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(p, timeman.Limits{Infinite: true}, nil, func(r mind.Result) { done <- r })
 	time.Sleep(100 * time.Millisecond)
 	s.Stop()
 	select {
@@ -161,7 +162,7 @@ func TestStopAndTimeLimits(t *testing.T) {
 	assert.Less(t, time.Since(start), 500*time.Millisecond, "used too much of a 1 s clock")
 
 	// Immediate stop still yields a legal move.
-	s.Go(p, timeman.Limits{Infinite: true}, nil, func(r Result) { done <- r })
+	s.Go(p, timeman.Limits{Infinite: true}, nil, func(r mind.Result) { done <- r })
 	s.Stop()
 	r = <-done
 	assert.NotEqual(t, board.NoMove, r.Best)
@@ -170,11 +171,11 @@ func TestStopAndTimeLimits(t *testing.T) {
 func TestPonderWaitsForPonderHit(t *testing.T) {
 	s := newUniform(opts(1, 4))
 	p := board.StartPosition()
-	done := make(chan Result, 1)
+	done := make(chan mind.Result, 1)
 	var lim timeman.Limits
 	lim.Ponder = true
 	lim.MoveTime = 50 * time.Millisecond
-	s.Go(p, lim, nil, func(r Result) { done <- r })
+	s.Go(p, lim, nil, func(r mind.Result) { done <- r })
 	select {
 	case <-done:
 		t.Fatal("a ponder search ended by itself")
@@ -198,9 +199,9 @@ func TestSearchMovesAndMultiPV(t *testing.T) {
 	res := s.Search(p, timeman.Limits{Nodes: 100, Moves: []board.Move{only}}, nil)
 	assert.Equal(t, only, res.Best)
 
-	var infos []Info
+	var infos []mind.Info
 	s.Clear()
-	s.Search(p, timeman.Limits{Nodes: 500}, func(i Info) { infos = append(infos, i) })
+	s.Search(p, timeman.Limits{Nodes: 500}, func(i mind.Info) { infos = append(infos, i) })
 	final := infos[len(infos)-3:]
 	for k, info := range final {
 		assert.Equal(t, k+1, info.MultiPV)
@@ -299,15 +300,15 @@ func TestStopDoesNotWaitForTheBatchInFlight(t *testing.T) {
 	p := board.StartPosition()
 	var mu sync.Mutex
 	answered, late := false, 0
-	report := func(Info) {
+	report := func(mind.Info) {
 		mu.Lock()
 		defer mu.Unlock()
 		if answered {
 			late++
 		}
 	}
-	done := make(chan Result, 1)
-	s.Go(p, timeman.Limits{Infinite: true}, report, func(r Result) {
+	done := make(chan mind.Result, 1)
+	s.Go(p, timeman.Limits{Infinite: true}, report, func(r mind.Result) {
 		mu.Lock()
 		answered = true
 		mu.Unlock()
@@ -342,7 +343,7 @@ func TestStopDoesNotWaitForTheBatchInFlight(t *testing.T) {
 func TestReportsOnBestMoveChange(t *testing.T) {
 	s := New(BackendFunc(func(b int) (Evaluator, error) { return hashed{b}, nil }), opts(1, 4))
 	var firsts []board.Move
-	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, func(i Info) {
+	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, func(i mind.Info) {
 		require.NotEmpty(t, i.PV)
 		firsts = append(firsts, i.PV[0])
 	})

@@ -345,7 +345,7 @@ func (t *tree) fromCache(c *cache, lf *leaf) bool {
 // noisy root's priors) and backs the value up; buf is scratch for priors.
 // It is the one place network results enter a tree (the cache holds only
 // what passed through here), so it is where they are made safe: a network
-// can be finite on the positions LoadNetwork tries and still not elsewhere.
+// can be finite on the positions onnx.Open tries and still not elsewhere.
 func (t *tree) applyNetwork(c *cache, lf *leaf, logits []float32, value float32, buf *[]float32) {
 	idx := lf.path[len(lf.path)-1]
 	t.setPriors(idx, lf.side, logits)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/search"
@@ -130,9 +131,9 @@ func Run(ctx context.Context, w io.Writer, depth int, net *nnue.Network) (Report
 	for i, p := range Positions() {
 		s := search.New(16, search.Options{Threads: 1, Network: net})
 		start := time.Now()
-		done := make(chan search.Result, 1)
-		s.Go(p, search.Limits{Depth: depth}, nil, func(r search.Result) { done <- r })
-		var res search.Result
+		done := make(chan mind.Result, 1)
+		s.Go(p, search.Limits{Depth: depth}, nil, func(r mind.Result) { done <- r })
+		var res mind.Result
 		select {
 		case res = <-done:
 		case <-ctx.Done():

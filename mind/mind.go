@@ -1,9 +1,14 @@
-// Package mind is what a searcher offers whoever drives it (the UCI loop):
-// start a search beside the caller, stop it, release a ponder search,
-// forget what it learned, take the options every searcher shares, and
-// report progress in one form. Both of Twofold's minds implement Searcher,
-// the alpha-beta searcher (search.Mind) and the MCTS searcher (azero.Mind),
-// so the driver needs no branch per searcher and one info formatter.
+// Package mind is what a searcher offers whoever drives it (the UCI loop,
+// the web board): start a search beside the caller, stop it, release a
+// ponder search, forget what it learned, take the options every searcher
+// shares, report progress in one form (Info) and answer in one form
+// (Result); and how a searcher declares its own options (Option: name,
+// type, default, range and setter), which the UCI loop lists and the web
+// board sets (search.Settings and azero.Settings declare them). Both of
+// Twofold's searchers implement Searcher themselves, the alpha-beta
+// searcher (*search.Searcher) and the MCTS searcher (*azero.Searcher), so a
+// driver needs no branch per searcher and one info formatter; package
+// mindtest checks the contract.
 //
 // The package sits below the searchers and above the rules core: it knows
 // boards and limits, nothing of UCI (searchers never import uci) nor of
@@ -17,8 +22,8 @@ import (
 	"github.com/twofold-chess/twofold/timeman"
 )
 
-// Searcher is a mind the UCI loop can drive. Calls other than Stop and
-// PonderHit are made between searches.
+// Searcher is a searcher the UCI loop and the web board can drive. Calls
+// other than Stop and PonderHit are made between searches.
 type Searcher interface {
 	// Go starts a search of p within lim beside the caller. The search is
 	// set up before Go returns, so a Stop or PonderHit that follows at once
@@ -31,13 +36,14 @@ type Searcher interface {
 	PonderHit()
 	// Clear forgets what earlier searches learned (a new game).
 	Clear()
-	// SetOptions sets the options both searchers share; from the next Go.
-	SetOptions(Options)
+	// SetShared sets the options every searcher shares; from the next Go.
+	// The searcher's own options (see Option) stay as they are.
+	SetShared(Shared)
 }
 
-// Options are the options every searcher takes (UCI's Threads, MultiPV and
-// Move Overhead); each searcher's own are set on it directly.
-type Options struct {
+// Shared are the options every searcher takes (UCI's Threads, MultiPV and
+// Move Overhead); each searcher declares its own (see Option).
+type Shared struct {
 	Threads      int
 	MultiPV      int
 	MoveOverhead time.Duration
@@ -69,10 +75,13 @@ func CP(cp int) Score { return Score{Value: cp} }
 // MateIn is a mate score in moves (> 0: the side to move mates).
 func MateIn(moves int) Score { return Score{Mate: true, Value: moves} }
 
-// Info is one progress report: a line of the search (the fields of
-// Stockfish's and Lc0's "info" lines), or, with CurrMove set, the root move
-// being searched (only Depth is then meaningful).
+// Info is one progress report, the one form both searchers send: a line of
+// the search (the fields of Stockfish's and Lc0's "info" lines), or, with
+// CurrMove set, the root move being searched (only Depth is then
+// meaningful).
 type Info struct {
+	// Depth and SelDepth: the iteration and the deepest ply reached, or for
+	// MCTS the mean and the maximum playout depth.
 	Depth, SelDepth int
 	MultiPV         int // 1-based line number
 	Score           Score
@@ -82,6 +91,11 @@ type Info struct {
 	// searcher without one.
 	HashFull int
 	PV       []board.Move
+	// Q and Visits are MCTS's own (zero from alpha-beta): the line's
+	// expected result in [-1, 1] for the side to move, of which Score is
+	// the centipawn form, and the playouts through its first move.
+	Q      float64
+	Visits int
 
 	CurrMove       board.Move
 	CurrMoveNumber int
@@ -90,9 +104,20 @@ type Info struct {
 // NPS is the report's nodes per second.
 func (i Info) NPS() uint64 { return timeman.NPS(i.Nodes, i.Time) }
 
-// Result is the outcome of a search.
+// Result is the outcome of a search, the one form both searchers answer in.
 type Result struct {
 	Best, Ponder board.Move // NoMove when the side to move has no legal move
+	// Score is Best's value for the side to move (exact): for MCTS the
+	// centipawn form of Q.
+	Score Score
+	// Depth is the last iteration alpha-beta completed; 0 from MCTS.
+	Depth int
+	Nodes uint64 // nodes, or playouts for MCTS
+	// Q and Evals are MCTS's own (zero from alpha-beta): Best's expected
+	// result in [-1, 1] for the side to move, and the positions the network
+	// evaluated (the rest were terminal, proven or cached).
+	Q     float64
+	Evals uint64
 	// Err is a failure that cut the search short (a network that could not
 	// be run); Best is still a legal move.
 	Err error

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -181,7 +182,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	var minds []MindInfo
 	for _, n := range s.mindNames() {
 		mi := MindInfo{Name: n, Available: true}
-		if err := unavailable(s.cfg.Minds[n]); err != nil {
+		if err := s.cfg.Minds[n].Available(); err != nil {
 			mi.Available, mi.Reason = false, err.Error()
 		}
 		minds = append(minds, mi)
@@ -210,7 +211,7 @@ func (s *Server) settings(mind string, level levelField) (string, Level, error) 
 	if !ok {
 		return "", Level{}, &apiError{status: http.StatusBadRequest, msg: fmt.Sprintf("unknown mind %q: want one of %s", mind, strings.Join(s.mindNames(), ", "))}
 	}
-	if err := unavailable(m); err != nil {
+	if err := m.Available(); err != nil {
 		return "", Level{}, &apiError{status: http.StatusUnprocessableEntity, msg: fmt.Sprintf("%s is unavailable: %v", mind, err)}
 	}
 	lv, err := ParseLevel(string(level))
@@ -413,14 +414,16 @@ type Info struct {
 	SAN     []string `json:"san"`
 }
 
-func toInfo(kind string, ply int, pos *board.Position, l Line) Info {
-	in := Info{Kind: kind, Ply: ply, MultiPV: l.MultiPV, Depth: l.Depth, Nodes: l.Nodes, TimeMs: l.Time.Milliseconds(), PV: []string{}}
-	if l.Mate != 0 {
-		m := l.Mate
-		in.Score.Mate = &m
+// toInfo turns a searcher's line into the API's: scores from White's point
+// of view (positive: White is better), as a board shows them, where the
+// searcher's are the side to move's.
+func toInfo(kind string, ply int, pos *board.Position, l mind.Info) Info {
+	in := Info{Kind: kind, Ply: ply, MultiPV: max(l.MultiPV, 1), Depth: l.Depth, Nodes: l.Nodes, TimeMs: l.Time.Milliseconds(), PV: []string{}}
+	v := whitePOV(pos.Side(), l.Score.Value)
+	if l.Score.Mate {
+		in.Score.Mate = &v // moves to mate: > 0 White mates, < 0 Black mates
 	} else {
-		cp := l.CP
-		in.Score.CP = &cp
+		in.Score.CP = &v
 	}
 	for _, m := range l.PV {
 		in.PV = append(in.PV, m.UCI(pos.Chess960()))
@@ -477,7 +480,7 @@ func (s *Server) handleEngine(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	mind := s.cfg.Minds[g.mind]
+	pool := s.cfg.Minds[g.mind]
 	g.stopAnalysis()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -489,13 +492,13 @@ func (s *Server) handleEngine(w http.ResponseWriter, r *http.Request) {
 	g.events.publish("state", g.state())
 	g.mu.Unlock()
 
-	line, err := func() (Line, error) {
+	line, err := func() (mind.Info, error) {
 		release, err := s.acquire(ctx)
 		if err != nil {
-			return Line{}, err
+			return mind.Info{}, err
 		}
 		defer release()
-		return mind.Think(ctx, pos, ThinkRequest{MoveTime: think, MultiPV: 1, Level: level}, func(l Line) {
+		return pool.think(ctx, pos, ThinkRequest{MoveTime: think, MultiPV: 1, Level: level}, func(l mind.Info) {
 			g.events.publish("info", toInfo("engine", ply, pos, l))
 		})
 	}()
@@ -580,7 +583,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 			return nil, &apiError{status: http.StatusConflict, msg: fmt.Sprintf("the game is over (%s): nothing to analyse", st)}
 		}
 		g.stopAnalysis() // one started meanwhile
-		mind := s.cfg.Minds[g.mind]
+		pool := s.cfg.Minds[g.mind]
 		ctx, cancel := context.WithTimeout(s.ctx, s.cfg.MaxAnalysis)
 		a := &analysis{cancel: cancel, done: make(chan struct{}), multiPV: n}
 		g.analysis = a
@@ -590,7 +593,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 			defer close(a.done)
 			defer cancel()
 			defer release()
-			_, err := mind.Think(ctx, pos, ThinkRequest{Infinite: true, MultiPV: n, Level: Level{Name: "max"}}, func(l Line) {
+			_, err := pool.think(ctx, pos, ThinkRequest{Infinite: true, MultiPV: n, Level: Level{Name: "max"}}, func(l mind.Info) {
 				hub.publish("info", toInfo("analysis", ply, pos, l))
 			})
 			end := map[string]any{"ply": ply}

@@ -168,7 +168,7 @@ func TestBrowser(t *testing.T) {
 
 	// AlphaBeta plays for real (quick moves); MCTS is offered as
 	// unavailable, to see the page grey it out with the reason.
-	srv := New(Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 4}, "mcts": &brokenMind{}}})
+	srv := New(Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(4), "mcts": broken()}})
 	ts := httptest.NewServer(srv.Handler())
 	defer srv.Close()
 	defer ts.Close()

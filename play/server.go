@@ -1,7 +1,7 @@
 // Package play serves games of chess over HTTP: a JSON API where each game
 // has its own id and lock, live search information as Server-Sent Events,
 // and the page (embedded in the binary) that plays through them. Minds are
-// pluggable (see Mind); the limits in Config keep one instance on a
+// pluggable (see Pool); the limits in Config keep one instance on a
 // network from being exhausted.
 package play
 
@@ -30,8 +30,8 @@ type Config struct {
 	MaxMultiPV   int           // analysis lines
 	MaxStreams   int           // event streams per game
 	// Minds by name, as requests give them ("alphabeta", "mcts"). A mind
-	// with an Available() error method is offered only when it returns nil.
-	Minds map[string]Mind
+	// is offered only when its Available returns nil.
+	Minds map[string]*Pool
 	// Now is the clock (tests move it to expire games).
 	Now func() time.Time
 }
@@ -52,10 +52,10 @@ var DefaultConfig = Config{
 
 // DefaultMinds returns AlphaBeta (16 MB of hash per running search) and
 // MCTS (loaded on first use, a 256 MiB tree per running search).
-func DefaultMinds() map[string]Mind {
-	return map[string]Mind{
-		"alphabeta": &AlphaBeta{HashMB: 16},
-		"mcts":      &MCTS{RamLimitMB: 256},
+func DefaultMinds() map[string]*Pool {
+	return map[string]*Pool{
+		"alphabeta": AlphaBeta(16),
+		"mcts":      MCTS("", "", 256),
 	}
 }
 
@@ -261,12 +261,4 @@ func (s *Server) mindNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// unavailable returns why a mind cannot play, or nil.
-func unavailable(m Mind) error {
-	if a, ok := m.(interface{ Available() error }); ok {
-		return a.Available()
-	}
-	return nil
 }

@@ -2,14 +2,12 @@ package play
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,38 +17,60 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero/onnx"
+	"github.com/twofold-chess/twofold/azero/onnx/onnxtest"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/timeman"
 )
 
 // fakeMind plays the first legal move at once, or, with block set, thinks
-// until its context ends (to hold a search slot).
+// until it is stopped (to hold a search slot).
 type fakeMind struct {
 	block   bool
-	started chan struct{} // receives once per Think, when set
+	started chan struct{} // receives once per search, when set
 	calls   atomic.Int32
 }
 
-func (f *fakeMind) Think(ctx context.Context, pos *board.Position, req ThinkRequest, report func(Line)) (Line, error) {
-	f.calls.Add(1)
-	if f.started != nil {
-		f.started <- struct{}{}
+// pool is the fake as one of the server's minds.
+func (f *fakeMind) pool() *Pool {
+	return &Pool{New: func() (mind.Searcher, []mind.Option, error) { return &fakeSearch{f: f}, nil, nil }}
+}
+
+// fakeSearch is a searcher of a fakeMind.
+type fakeSearch struct {
+	f    *fakeMind
+	stop chan struct{}
+}
+
+func (s *fakeSearch) Go(pos *board.Position, lim timeman.Limits, report func(mind.Info), done func(mind.Result)) {
+	s.f.calls.Add(1)
+	if s.f.started != nil {
+		s.f.started <- struct{}{}
 	}
 	var ml movegen.MoveList
 	movegen.Legal(pos, &ml)
-	l := Line{MultiPV: 1, Depth: 1, CP: 12, PV: []board.Move{ml.At(0)}}
-	report(l)
-	if f.block || req.Infinite {
-		<-ctx.Done()
-	}
-	return l, nil
+	m := ml.At(0)
+	report(mind.Info{MultiPV: 1, Depth: 1, Score: mind.CP(12), PV: []board.Move{m}})
+	stop := make(chan struct{})
+	s.stop = stop
+	go func() {
+		if s.f.block || lim.Infinite {
+			<-stop
+		}
+		done(mind.Result{Best: m})
+	}()
 }
 
-// brokenMind is a mind that cannot be loaded.
-type brokenMind struct{ fakeMind }
+func (s *fakeSearch) Stop()                 { close(s.stop) }
+func (s *fakeSearch) PonderHit()            {}
+func (s *fakeSearch) Clear()                {}
+func (s *fakeSearch) SetShared(mind.Shared) {}
 
-func (*brokenMind) Available() error { return errors.New("no network here") }
+// broken is a mind that cannot be loaded.
+func broken() *Pool {
+	return &Pool{Load: func() error { return errors.New("no network here") }}
+}
 
 type fixture struct {
 	t   *testing.T
@@ -63,7 +83,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	f := &fixture{t: t}
 	f.now.Store(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).UnixNano())
 	if cfg.Minds == nil {
-		cfg.Minds = map[string]Mind{"alphabeta": &fakeMind{}, "mcts": &brokenMind{}}
+		cfg.Minds = map[string]*Pool{"alphabeta": (&fakeMind{}).pool(), "mcts": broken()}
 	}
 	cfg.Now = func() time.Time { return time.Unix(0, f.now.Load()) }
 	f.srv = New(cfg)
@@ -355,7 +375,7 @@ func TestPGN(t *testing.T) {
 }
 
 func TestEngineWithAlphaBeta(t *testing.T) {
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}, MaxThink: 2 * time.Second})
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1)}, MaxThink: 2 * time.Second})
 	id := f.create(`{"level":"medium"}`).ID
 	var reply EngineReply
 	code, _ := f.do("POST", "/api/games/"+id+"/engine", `{"movetime":200}`, &reply)
@@ -394,7 +414,7 @@ func TestEngineWithAlphaBeta(t *testing.T) {
 }
 
 func TestEngineEveryLevel(t *testing.T) {
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}})
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1)}})
 	for _, lv := range []string{"easy", "medium", "hard", "max", "1320", "1950"} {
 		id := f.create(`{"level":"` + lv + `"}`).ID
 		var reply EngineReply
@@ -408,8 +428,8 @@ func TestEngineEveryLevel(t *testing.T) {
 // refused at once; /engine for other games queue on the search slots and
 // get 503 after QueueWait; moves and undo wait for the engine's move.
 func TestEngineBusyAndSlots(t *testing.T) {
-	mind := &fakeMind{block: true, started: make(chan struct{}, 10)}
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": mind}, Searches: 1, QueueWait: 100 * time.Millisecond, MaxThink: 5 * time.Second})
+	fake := &fakeMind{block: true, started: make(chan struct{}, 10)}
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": fake.pool()}, Searches: 1, QueueWait: 100 * time.Millisecond, MaxThink: 5 * time.Second})
 	a, b := f.create("").ID, f.create("").ID
 	done := make(chan int)
 	go func() {
@@ -417,7 +437,7 @@ func TestEngineBusyAndSlots(t *testing.T) {
 		code, _ := f.do("POST", "/api/games/"+a+"/engine", `{"movetime":400}`, &reply)
 		done <- code
 	}()
-	<-mind.started
+	<-fake.started
 	assert.True(t, f.state(a).Thinking)
 	f.wantError("POST", "/api/games/"+a+"/engine", "", 409, "already thinking")
 	f.wantError("POST", "/api/games/"+a+"/moves", `{"move":"e2e4"}`, 409, "engine is thinking")
@@ -444,7 +464,7 @@ func TestEngineBusyAndSlots(t *testing.T) {
 // TestConcurrentGames runs many games at once under -race: engine moves,
 // player moves and reads in parallel, every game ending consistent.
 func TestConcurrentGames(t *testing.T) {
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}, Searches: 2, QueueWait: 30 * time.Second})
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1)}, Searches: 2, QueueWait: 30 * time.Second})
 	const games = 6
 	var wg sync.WaitGroup
 	errs := make(chan error, games*3)
@@ -500,8 +520,8 @@ func TestConcurrentGames(t *testing.T) {
 }
 
 func TestIdleExpiry(t *testing.T) {
-	mind := &fakeMind{block: true, started: make(chan struct{}, 1)}
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": mind}, IdleExpiry: time.Minute, MaxGames: 2})
+	fake := &fakeMind{block: true, started: make(chan struct{}, 1)}
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": fake.pool()}, IdleExpiry: time.Minute, MaxGames: 2})
 	old := f.create("").ID
 	f.advance(40 * time.Second)
 	fresh := f.create("").ID
@@ -529,7 +549,7 @@ func TestIdleExpiry(t *testing.T) {
 	f.srv.mu.Unlock()
 	code, _ := f.do("POST", "/api/games/"+st.ID+"/analysis", "", &st)
 	require.Equal(t, 200, code)
-	<-mind.started
+	<-fake.started
 	f.advance(time.Hour)
 	assert.Equal(t, 0, f.srv.sweep())
 	f.do("DELETE", "/api/games/"+st.ID+"/analysis", "", nil)
@@ -597,7 +617,7 @@ func (s *sse) until(t *testing.T, name string) string {
 }
 
 func TestEventsAndAnalysis(t *testing.T) {
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}, MaxStreams: 2, MaxMultiPV: 4})
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1)}, MaxStreams: 2, MaxMultiPV: 4})
 	id := f.create("").ID
 	ev := f.events(id)
 	n, d := ev.next(t)
@@ -685,7 +705,7 @@ func TestAnalysisHoldsASlot(t *testing.T) {
 }
 
 func TestCloseStopsSearches(t *testing.T) {
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}}})
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1)}})
 	id := f.create("").ID
 	f.do("POST", "/api/games/"+id+"/analysis", "", nil)
 	done := make(chan struct{})
@@ -715,17 +735,10 @@ func TestParseLevel(t *testing.T) {
 // TestMCTS plays one move with the network where ONNX Runtime is
 // installed (lib/ in the repository, see make ort).
 func TestMCTS(t *testing.T) {
-	if !onnx.Supported {
-		t.Skip(onnx.ErrNotInBuild)
-	}
-	m := &MCTS{RamLimitMB: 64}
-	if err := m.Available(); err != nil {
-		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
-			t.Fatalf("MCTS unavailable: %v", err)
-		}
-		t.Skipf("MCTS unavailable: %v", err)
-	}
-	f := newFixture(t, Config{Minds: map[string]Mind{"alphabeta": &AlphaBeta{HashMB: 1}, "mcts": m}})
+	onnxtest.Open(t)
+	m := MCTS("", "", 64)
+	require.NoError(t, m.Available(), "MCTS unavailable")
+	f := newFixture(t, Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(1), "mcts": m}})
 	var info struct{ Minds []MindInfo }
 	f.do("GET", "/api/info", "", &info)
 	assert.Contains(t, info.Minds, MindInfo{Name: "mcts", Available: true})

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -23,7 +24,7 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	s.Search(p, search.Limits{Depth: 2}, nil) // warm-up: thread state is allocated once
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res := s.Search(p, search.Limits{Depth: 9}, func(search.Info) {})
+	res := s.Search(p, search.Limits{Depth: 9}, func(mind.Info) {})
 	runtime.ReadMemStats(&after)
 	require.Greater(t, res.Nodes, uint64(20000))
 	assert.Less(t, after.Mallocs-before.Mallocs, uint64(300), "nodes %d", res.Nodes)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -53,24 +54,24 @@ func isLegal(p *board.Position, m board.Move) bool {
 // recorder collects the reports of a search; safe for the search's goroutines.
 type recorder struct {
 	mu    sync.Mutex
-	infos []search.Info
+	infos []mind.Info
 }
 
-func (r *recorder) report(i search.Info) {
+func (r *recorder) report(i mind.Info) {
 	r.mu.Lock()
 	r.infos = append(r.infos, i)
 	r.mu.Unlock()
 }
 
-func (r *recorder) all() []search.Info {
+func (r *recorder) all() []mind.Info {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]search.Info(nil), r.infos...)
+	return append([]mind.Info(nil), r.infos...)
 }
 
 // lines returns the reports that describe a line (not "currmove" reports).
-func (r *recorder) lines() []search.Info {
-	var out []search.Info
+func (r *recorder) lines() []mind.Info {
+	var out []mind.Info
 	for _, i := range r.all() {
 		if i.CurrMove == board.NoMove {
 			out = append(out, i)
@@ -80,7 +81,7 @@ func (r *recorder) lines() []search.Info {
 }
 
 // searchDepth runs a fresh single-threaded search to a fixed depth.
-func searchDepth(t *testing.T, p *board.Position, depth int) (search.Result, *recorder) {
+func searchDepth(t *testing.T, p *board.Position, depth int) (mind.Result, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	res := search.New(16, search.Options{Threads: 1}).Search(p, search.Limits{Depth: depth}, rec.report)
@@ -92,15 +93,15 @@ func searchDepth(t *testing.T, p *board.Position, depth int) (search.Result, *re
 // fails the test instead of hanging it. (s.Go sets the search up before it
 // returns, so a Stop or PonderHit right after is never lost or raced, even
 // when a loaded machine starts the search goroutine late.)
-func searchAsync(s *search.Searcher, p *board.Position, lim search.Limits, report func(search.Info)) <-chan search.Result {
-	done := make(chan search.Result, 1)
-	s.Go(p, lim, report, func(r search.Result) { done <- r })
+func searchAsync(s *search.Searcher, p *board.Position, lim search.Limits, report func(mind.Info)) <-chan mind.Result {
+	done := make(chan mind.Result, 1)
+	s.Go(p, lim, report, func(r mind.Result) { done <- r })
 	return done
 }
 
 // await returns the search result, or stops the search and fails the test
 // after the deadline.
-func await(t *testing.T, s *search.Searcher, done <-chan search.Result, deadline time.Duration) search.Result {
+func await(t *testing.T, s *search.Searcher, done <-chan mind.Result, deadline time.Duration) mind.Result {
 	t.Helper()
 	select {
 	case r := <-done:

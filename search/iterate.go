@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -179,7 +180,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		rm := &t.rootMoves[i]
 		m := rm.move
 		if showCurr {
-			s.report(Info{Depth: depth, CurrMove: m, CurrMoveNumber: i + 1})
+			s.report(mind.Info{Depth: depth, CurrMove: m, CurrMoveNumber: i + 1})
 		}
 		quiet := p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
 		t.stack[0].move, t.stack[0].piece, t.stack[0].quiet = m, p.PieceAt(m.From()), quiet

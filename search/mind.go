@@ -1,63 +1,47 @@
 package search
 
-import (
-	"github.com/twofold-chess/twofold/board"
-	"github.com/twofold-chess/twofold/mind"
-)
+import "github.com/twofold-chess/twofold/mind"
 
-// Mind is the alpha-beta searcher as a mind.Searcher, the form the UCI loop
-// drives: the shared options go through SetOptions, the searcher's own
-// (Hash, Strength) through Searcher.
-type Mind struct{ s *Searcher }
+// The searcher is a mind.Searcher itself: Go, Stop, PonderHit and Clear
+// are its own methods, and it reports and answers in mind's forms (the
+// main thread's lines after each completed iteration and MultiPV line, or
+// a root move starting with CurrMove set).
+var _ mind.Searcher = (*Searcher)(nil)
 
-var _ mind.Searcher = (*Mind)(nil)
-
-// NewMind wraps s.
-func NewMind(s *Searcher) *Mind { return &Mind{s: s} }
-
-// Searcher is the wrapped searcher.
-func (m *Mind) Searcher() *Searcher { return m.s }
-
-// Go implements mind.Searcher.
-func (m *Mind) Go(p *board.Position, lim Limits, report func(mind.Info), done func(mind.Result)) {
-	m.s.Go(p, lim, func(i Info) { report(i.Mind()) }, func(r Result) {
-		done(mind.Result{Best: r.Best, Ponder: r.Ponder})
-	})
-}
-
-// Stop implements mind.Searcher.
-func (m *Mind) Stop() { m.s.Stop() }
-
-// PonderHit implements mind.Searcher.
-func (m *Mind) PonderHit() { m.s.PonderHit() }
-
-// Clear implements mind.Searcher.
-func (m *Mind) Clear() { m.s.Clear() }
-
-// SetOptions implements mind.Searcher; the searcher's other options stay.
-func (m *Mind) SetOptions(o mind.Options) {
-	so := m.s.Options()
+// SetShared implements mind.Searcher; the searcher's other options stay.
+func (s *Searcher) SetShared(o mind.Shared) {
+	so := s.opts
 	so.Threads, so.MultiPV, so.MoveOverhead = o.Threads, o.MultiPV, o.MoveOverhead
-	m.s.SetOptions(so)
+	s.SetOptions(so)
 }
 
-// Mind returns the report as a mind.Info.
-func (i Info) Mind() mind.Info {
-	if i.CurrMove != board.NoMove {
-		return mind.Info{Depth: i.Depth, CurrMove: i.CurrMove, CurrMoveNumber: i.CurrMoveNumber}
+// reported is a score of the search's scale as it is reported: centipawns,
+// or the moves to a mate, with its bound.
+func reported(score int, b Bound) mind.Score {
+	r := mind.CP(score)
+	if IsMate(score) {
+		r = mind.MateIn(MateIn(score))
 	}
-	score := mind.CP(i.Score)
-	if IsMate(i.Score) {
-		score = mind.MateIn(MateIn(i.Score))
-	}
-	switch i.Bound {
+	switch b {
 	case BoundLower:
-		score.Bound = mind.Lower
+		r.Bound = mind.Lower
 	case BoundUpper:
-		score.Bound = mind.Upper
+		r.Bound = mind.Upper
 	}
-	return mind.Info{
-		Depth: i.Depth, SelDepth: i.SelDepth, MultiPV: i.MultiPV, Score: score,
-		Nodes: i.Nodes, Time: i.Time, HashFull: i.HashFull, PV: i.PV,
+	return r
+}
+
+// Value is a reported score back on the search's scale, for callers that
+// compare it with thresholds there (data generation, tests): centipawns as
+// they are, a mate in n moves MateScore-(2n-1) for the side that mates and
+// -MateScore+2n for the side mated, the plies it takes.
+func Value(s mind.Score) int {
+	switch {
+	case !s.Mate:
+		return s.Value
+	case s.Value > 0:
+		return MateScore - (2*s.Value - 1)
+	default:
+		return -MateScore - 2*s.Value
 	}
 }

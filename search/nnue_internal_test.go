@@ -132,8 +132,8 @@ func TestNNUEIsTheStaticEval(t *testing.T) {
 	require.NoError(t, err)
 	for depth, want := range map[int]int{1: -100 * 199 / 200, 2: 100 * 198 / 200, 3: -100 * 197 / 200} {
 		res := New(4, Options{Network: constantNet(t, 100)}).Search(p, Limits{Depth: depth}, nil)
-		assert.Equal(t, want, res.Score, "depth %d", depth)
+		assert.Equal(t, want, Value(res.Score), "depth %d", depth)
 	}
 	hce := New(4, Options{}).Search(p, Limits{Depth: 1}, nil)
-	assert.NotEqual(t, -100, hce.Score, "the hand-crafted eval gives something else")
+	assert.NotEqual(t, -100, Value(hce.Score), "the hand-crafted eval gives something else")
 }

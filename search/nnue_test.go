@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/bench"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -27,7 +28,7 @@ func TestSearchWithNetworkDoesNotAllocatePerNode(t *testing.T) {
 	s.Search(p, search.Limits{Depth: 2}, nil) // warm-up: the stack is allocated once
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res := s.Search(p, search.Limits{Depth: 8}, func(search.Info) {})
+	res := s.Search(p, search.Limits{Depth: 8}, func(mind.Info) {})
 	runtime.ReadMemStats(&after)
 	require.Greater(t, res.Nodes, uint64(20000))
 	assert.Less(t, after.Mallocs-before.Mallocs, uint64(300), "nodes %d", res.Nodes)

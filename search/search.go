@@ -8,6 +8,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/nnue"
 	"github.com/twofold-chess/twofold/timeman"
@@ -46,7 +47,7 @@ type Searcher struct {
 	clock     timeman.Clock
 
 	limits   Limits
-	report   func(Info)
+	report   func(mind.Info)
 	start    time.Time // when Search began (for reports)
 	rootSide board.Color
 	mu       sync.Mutex // held for the duration of a search
@@ -109,18 +110,18 @@ func (s *Searcher) PonderHit() {
 // Search searches p (which it does not modify) within the limits, calling
 // report with progress, and returns the best move. It blocks until done;
 // call Stop or PonderHit from another goroutine, or use Go.
-func (s *Searcher) Search(p *board.Position, lim Limits, report func(Info)) Result {
+func (s *Searcher) Search(p *board.Position, lim Limits, report func(mind.Info)) mind.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.begin(p, lim, report)
 	return s.run(p, lim)
 }
 
-// Go starts a search of p in a new goroutine and calls done with its result.
-// Unlike Search run in a goroutine, the search is set up before Go returns,
-// so a Stop or PonderHit that follows Go at once is never lost. p must not
-// change until done is called.
-func (s *Searcher) Go(p *board.Position, lim Limits, report func(Info), done func(Result)) {
+// Go implements mind.Searcher: it starts a search of p in a new goroutine
+// and calls done with its result. Unlike Search run in a goroutine, the
+// search is set up before Go returns, so a Stop or PonderHit that follows
+// Go at once is never lost. p must not change until done is called.
+func (s *Searcher) Go(p *board.Position, lim Limits, report func(mind.Info), done func(mind.Result)) {
 	s.mu.Lock()
 	s.begin(p, lim, report)
 	go func() {
@@ -131,20 +132,20 @@ func (s *Searcher) Go(p *board.Position, lim Limits, report func(Info), done fun
 }
 
 // begin resets the per-search state; s.mu is held.
-func (s *Searcher) begin(p *board.Position, lim Limits, report func(Info)) {
+func (s *Searcher) begin(p *board.Position, lim Limits, report func(mind.Info)) {
 	s.start = time.Now()
 	s.stop.Store(false)
 	s.pondering.Store(lim.Ponder)
 	s.limits, s.report = lim, report
 	if s.report == nil {
-		s.report = func(Info) {}
+		s.report = func(mind.Info) {}
 	}
 	s.rootSide = p.Side()
 	s.tt.newSearch()
 }
 
 // run is the search proper, after begin; s.mu is held.
-func (s *Searcher) run(p *board.Position, lim Limits) Result {
+func (s *Searcher) run(p *board.Position, lim Limits) mind.Result {
 	root := s.rootMoves(p, lim.Moves)
 	if len(root) == 0 {
 		s.waitUntilReleased(lim)
@@ -152,7 +153,7 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 		if movegen.InCheck(p) {
 			score = -MateScore
 		}
-		return Result{Score: score}
+		return mind.Result{Score: reported(score, BoundExact)}
 	}
 	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), s.start)
 	if len(root) == 1 {
@@ -191,7 +192,7 @@ func (s *Searcher) run(p *board.Position, lim Limits) Result {
 	if score == -Infinity { // stopped before this iteration scored the move
 		score = main.lastScore
 	}
-	res := Result{Best: best.move, Score: score, Depth: main.completedDepth, Nodes: s.nodes()}
+	res := mind.Result{Best: best.move, Score: reported(score, BoundExact), Depth: main.completedDepth, Nodes: s.nodes()}
 	if best.pvLen > 1 {
 		res.Ponder = best.pv[1]
 	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {
@@ -317,15 +318,15 @@ func (t *thread) reportFinal(multiPV int) {
 		if score == -Infinity || rm.pvLen == 0 {
 			continue
 		}
-		t.s.report(Info{
-			Depth: max(depth, 1), SelDepth: rm.selDepth, MultiPV: i + 1, Score: score, Bound: bound,
+		t.s.report(mind.Info{
+			Depth: max(depth, 1), SelDepth: rm.selDepth, MultiPV: i + 1, Score: reported(score, bound),
 			Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
 			PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
 		})
 	}
 }
 
-// reportLine sends the Info of MultiPV line i.
+// reportLine sends the report of MultiPV line i.
 func (t *thread) reportLine(depth, i int) {
 	rm := &t.rootMoves[i]
 	if rm.score == -Infinity {
@@ -335,8 +336,8 @@ func (t *thread) reportLine(depth, i int) {
 		t.reportedBest = rm.move
 	}
 	t.published.Store(t.nodes)
-	t.s.report(Info{
-		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: rm.score, Bound: BoundExact,
+	t.s.report(mind.Info{
+		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: reported(rm.score, BoundExact),
 		Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
 		PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
 	})

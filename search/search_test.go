@@ -9,6 +9,7 @@ import (
 
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
 )
@@ -61,9 +62,9 @@ func TestFindsForcedMates(t *testing.T) {
 			}
 			rec := &recorder{}
 			res := search.New(16, search.Options{Threads: 1}).Search(p, lim, rec.report)
-			require.True(t, search.IsMate(res.Score), "score %d is no mate (best %v, depth %d, %d nodes)", res.Score, res.Best, res.Depth, res.Nodes)
-			assert.Equal(t, c.mate, search.MateIn(res.Score), "score %d", res.Score)
-			assert.Equal(t, search.MateScore-(2*c.mate-1), res.Score)
+			require.True(t, search.IsMate(search.Value(res.Score)), "score %d is no mate (best %v, depth %d, %d nodes)", search.Value(res.Score), res.Best, res.Depth, res.Nodes)
+			assert.Equal(t, c.mate, search.MateIn(search.Value(res.Score)), "score %d", search.Value(res.Score))
+			assert.Equal(t, search.MateScore-(2*c.mate-1), search.Value(res.Score))
 			var want []board.Move
 			for _, s := range c.best {
 				want = append(want, mv(t, p, s))
@@ -89,8 +90,8 @@ func TestMatedScore(t *testing.T) {
 	// Black must play Kb8, then Rh8#.
 	p := pos(t, "k7/8/1K6/8/8/8/8/7R b - - 0 1")
 	res, _ := searchDepth(t, p, 5)
-	require.True(t, search.IsMate(res.Score), "score %d", res.Score)
-	assert.Equal(t, -1, search.MateIn(res.Score))
+	require.True(t, search.IsMate(search.Value(res.Score)), "score %d", search.Value(res.Score))
+	assert.Equal(t, -1, search.MateIn(search.Value(res.Score)))
 	assert.Equal(t, mv(t, p, "a8b8"), res.Best)
 }
 
@@ -104,7 +105,7 @@ func TestTakesHangingQueen(t *testing.T) {
 		p := pos(t, c.fen)
 		res, _ := searchDepth(t, p, 5)
 		assert.Equal(t, mv(t, p, c.best), res.Best, c.fen)
-		assert.Greater(t, res.Score, 500, "a queen up for a knight: %s", c.fen)
+		assert.Greater(t, search.Value(res.Score), 500, "a queen up for a knight: %s", c.fen)
 	}
 }
 
@@ -129,7 +130,7 @@ func TestAvoidsStalemateWhenWinning(t *testing.T) {
 			q := p.Clone()
 			q.Make(res.Best)
 			assert.NotEqual(t, movegen.Stalemate, movegen.GameStatus(q), "%s depth %d plays %v", c.fen, depth, res.Best)
-			assert.Greater(t, res.Score, 500, "%s depth %d", c.fen, depth)
+			assert.Greater(t, search.Value(res.Score), 500, "%s depth %d", c.fen, depth)
 		}
 	}
 }
@@ -163,7 +164,7 @@ func TestAvoidsRepetitionWhenWinning(t *testing.T) {
 		q.Make(res.Best)
 		assert.Equal(t, movegen.Ongoing, movegen.GameStatus(q), "%s: plays %v", fen, res.Best)
 		assert.False(t, q.IsRepetition(), "%s: plays %v, which repeats", fen, res.Best)
-		assert.Greater(t, res.Score, 300, fen)
+		assert.Greater(t, search.Value(res.Score), 300, fen)
 	}
 }
 
@@ -172,13 +173,13 @@ func TestLosingSideTakesRepetition(t *testing.T) {
 	const fen = "8/8/3k4/8/8/8/3QK3/8 b - - 0 1" // Black a queen down
 	fresh := pos(t, fen)
 	res, _ := searchDepth(t, fresh, 6)
-	require.Less(t, res.Score, -300, "precondition: Black is lost")
+	require.Less(t, search.Value(res.Score), -300, "precondition: Black is lost")
 	p := pos(t, fen)
 	for _, m := range repetitionCycle(t, p, res.Best) {
 		p.Make(m)
 	}
 	res, _ = searchDepth(t, p, 6)
-	assert.Equal(t, 0, res.Score)
+	assert.Equal(t, 0, search.Value(res.Score))
 	q := p.Clone()
 	q.Make(res.Best)
 	assert.True(t, q.IsRepetition(), "plays %v", res.Best)
@@ -285,8 +286,8 @@ func TestMateLimitStopsAtMate(t *testing.T) {
 	// Legal's mate, a mate in 2 found at depth 2 or 3.
 	p := pos(t, "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
 	res := await(t, s, searchAsync(s, p, search.Limits{Mate: 2}, nil), 20*time.Second)
-	require.True(t, search.IsMate(res.Score), "score %d", res.Score)
-	assert.Equal(t, 2, search.MateIn(res.Score))
+	require.True(t, search.IsMate(search.Value(res.Score)), "score %d", search.Value(res.Score))
+	assert.Equal(t, 2, search.MateIn(search.Value(res.Score)))
 	assert.Equal(t, mv(t, p, "d5f6"), res.Best)
 	// It stopped at the first iteration that found the mate, below the
 	// iterations a search without the limit runs to prove it.
@@ -401,8 +402,8 @@ func TestTwoThreads(t *testing.T) {
 	p := pos(t, "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
 	res := await(t, s, searchAsync(s, p, search.Limits{Depth: 8}, nil), 60*time.Second)
 	assert.Equal(t, mv(t, p, "d5f6"), res.Best)
-	assert.True(t, search.IsMate(res.Score))
-	assert.Equal(t, 2, search.MateIn(res.Score))
+	assert.True(t, search.IsMate(search.Value(res.Score)))
+	assert.Equal(t, 2, search.MateIn(search.Value(res.Score)))
 }
 
 func TestMultiPV(t *testing.T) {
@@ -421,7 +422,7 @@ func TestMultiPV(t *testing.T) {
 			rec := &recorder{}
 			const depth = 7
 			res := search.New(16, search.Options{Threads: 1, MultiPV: multiPV}).Search(p, search.Limits{Depth: depth}, rec.report)
-			byDepth := map[int][]search.Info{}
+			byDepth := map[int][]mind.Info{}
 			for _, info := range rec.lines() {
 				byDepth[info.Depth] = append(byDepth[info.Depth], info)
 			}
@@ -437,7 +438,7 @@ func TestMultiPV(t *testing.T) {
 					assert.False(t, seen[info.PV[0]], "%s multipv %d depth %d: %v reported twice", fen, multiPV, d, info.PV[0])
 					seen[info.PV[0]] = true
 					if i > 0 {
-						assert.LessOrEqual(t, info.Score, lines[i-1].Score, "%s multipv %d depth %d: line %d scores above line %d", fen, multiPV, d, i+1, i)
+						assert.LessOrEqual(t, search.Value(info.Score), search.Value(lines[i-1].Score), "%s multipv %d depth %d: line %d scores above line %d", fen, multiPV, d, i+1, i)
 					}
 				}
 			}
@@ -542,7 +543,7 @@ func TestNoLegalMoves(t *testing.T) {
 		res, _ := searchDepth(t, p, 5)
 		assert.Equal(t, board.NoMove, res.Best, c.fen)
 		assert.Equal(t, board.NoMove, res.Ponder, c.fen)
-		assert.Equal(t, c.score, res.Score, c.fen)
+		assert.Equal(t, c.score, search.Value(res.Score), c.fen)
 
 		// Also with no limit at all, and a searchmoves list that matches nothing.
 		s := search.New(1, search.Options{})
@@ -576,8 +577,8 @@ func TestDeterministicAndReusable(t *testing.T) {
 }
 
 func TestInfoNPS(t *testing.T) {
-	assert.Equal(t, uint64(0), search.Info{Nodes: 100}.NPS())
-	assert.Equal(t, uint64(2000), search.Info{Nodes: 1000, Time: 500 * time.Millisecond}.NPS())
+	assert.Equal(t, uint64(0), mind.Info{Nodes: 100}.NPS())
+	assert.Equal(t, uint64(2000), mind.Info{Nodes: 1000, Time: 500 * time.Millisecond}.NPS())
 }
 
 // Go sets the search up before it returns: a Stop or PonderHit right after
@@ -587,25 +588,25 @@ func TestGoThenStopAtOnce(t *testing.T) {
 	s := search.New(16, search.Options{Threads: 2})
 	p := pos(t, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
 	for i := 0; i < 20; i++ {
-		done := make(chan search.Result, 1)
-		s.Go(p, search.Limits{Infinite: true}, nil, func(r search.Result) { done <- r })
+		done := make(chan mind.Result, 1)
+		s.Go(p, search.Limits{Infinite: true}, nil, func(r mind.Result) { done <- r })
 		s.Stop()
 		res := await(t, s, done, 5*time.Second)
 		assert.Equal(t, mv(t, p, "d1d8"), res.Best)
-		assert.Equal(t, 1, search.MateIn(res.Score))
+		assert.Equal(t, 1, search.MateIn(search.Value(res.Score)))
 	}
 	for i := 0; i < 10; i++ {
-		done := make(chan search.Result, 1)
+		done := make(chan mind.Result, 1)
 		lim := search.Limits{Ponder: true, MoveTime: 20 * time.Millisecond}
-		s.Go(board.StartPosition(), lim, nil, func(r search.Result) { done <- r })
+		s.Go(board.StartPosition(), lim, nil, func(r mind.Result) { done <- r })
 		s.PonderHit()
 		res := await(t, s, done, 5*time.Second)
 		assert.True(t, isLegal(board.StartPosition(), res.Best))
 	}
 	// A normal search through Go reports and ends by itself.
 	rec := &recorder{}
-	done := make(chan search.Result, 1)
-	s.Go(p, search.Limits{Depth: 4}, rec.report, func(r search.Result) { done <- r })
+	done := make(chan mind.Result, 1)
+	s.Go(p, search.Limits{Depth: 4}, rec.report, func(r mind.Result) { done <- r })
 	res := await(t, s, done, 10*time.Second)
 	assert.Equal(t, 4, res.Depth)
 	assert.NotEmpty(t, rec.lines())
@@ -632,8 +633,8 @@ func TestLimitsHoldInsideTheFirstIteration(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := pos(t, queens)
 			s := search.New(16, c.opts)
-			done := make(chan search.Result, 1)
-			s.Go(p, c.lim, nil, func(r search.Result) { done <- r })
+			done := make(chan mind.Result, 1)
+			s.Go(p, c.lim, nil, func(r mind.Result) { done <- r })
 			if c.stop {
 				time.Sleep(20 * time.Millisecond)
 				s.Stop()
@@ -664,8 +665,8 @@ func TestProvenResultsStopDeepening(t *testing.T) {
 			p := pos(t, c.fen)
 			s := search.New(16, search.Options{})
 			rec := &recorder{}
-			done := make(chan search.Result, 1)
-			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r search.Result) { done <- r })
+			done := make(chan mind.Result, 1)
+			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r mind.Result) { done <- r })
 			time.Sleep(300 * time.Millisecond)
 			lines := rec.lines()
 			require.NotEmpty(t, lines)
@@ -698,14 +699,14 @@ func TestFinalReportAtStop(t *testing.T) {
 		s := search.New(16, search.Options{MultiPV: multiPV})
 		for i := 0; i < 5; i++ {
 			rec := &recorder{}
-			done := make(chan search.Result, 1)
-			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r search.Result) { done <- r })
+			done := make(chan mind.Result, 1)
+			s.Go(p, search.Limits{Infinite: true}, rec.report, func(r mind.Result) { done <- r })
 			time.Sleep(time.Duration(20+37*i) * time.Millisecond)
 			s.Stop()
 			res := await(t, s, done, 5*time.Second)
 			lines := rec.lines()
 			require.NotEmpty(t, lines)
-			var first search.Info
+			var first mind.Info
 			for _, l := range lines {
 				if l.MultiPV == 1 {
 					first = l
@@ -755,9 +756,9 @@ func TestFiftyMoveRuleEndsThePV(t *testing.T) {
 		res := search.New(16, search.Options{Threads: 1}).Search(p, search.Limits{Depth: 6, Moves: []board.Move{m}}, rec.report)
 		assert.Equal(t, m, res.Best, c.fen)
 		if c.mate {
-			assert.True(t, search.IsMate(res.Score), "%s: score %d", c.fen, res.Score)
+			assert.True(t, search.IsMate(search.Value(res.Score)), "%s: score %d", c.fen, search.Value(res.Score))
 		} else {
-			assert.Equal(t, 0, res.Score, c.fen)
+			assert.Equal(t, 0, search.Value(res.Score), c.fen)
 		}
 		for _, info := range rec.lines() {
 			q := p.Clone()

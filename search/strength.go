@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 )
 
 // Strength weakens the searcher for casual play. With a Depth it searches
@@ -147,7 +148,7 @@ var eloOverride *Strength
 
 // weakSearch implements Strength: fixed depth, full-window scores for every
 // root move, then a random pick among the moves close to the best.
-func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
+func (s *Searcher) weakSearch(p *board.Position, root []rootMove) mind.Result {
 	st := s.opts.Strength
 	if st.Depth == 0 {
 		return s.nodeCappedSearch(p, root)
@@ -194,13 +195,13 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 	if pick.move != best.move && pick.pvLen > 0 {
 		// The GUI shows the last line as the engine's choice: make it the
 		// line of the move played, not of the best one it passed over.
-		s.report(Info{
-			Depth: max(t.completedDepth, 1), SelDepth: pick.selDepth, MultiPV: 1, Score: pick.score, Bound: BoundExact,
+		s.report(mind.Info{
+			Depth: max(t.completedDepth, 1), SelDepth: pick.selDepth, MultiPV: 1, Score: reported(pick.score, BoundExact),
 			Nodes: t.nodes, Time: s.elapsed(), HashFull: s.tt.Hashfull(),
 			PV: append([]board.Move(nil), pick.pv[:pick.pvLen]...),
 		})
 	}
-	res := Result{Best: pick.move, Score: pick.score, Depth: t.completedDepth, Nodes: t.nodes}
+	res := mind.Result{Best: pick.move, Score: reported(pick.score, BoundExact), Depth: t.completedDepth, Nodes: t.nodes}
 	if pick.pvLen > 1 {
 		res.Ponder = pick.pv[1]
 	}
@@ -210,7 +211,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) Result {
 // nodeCappedSearch implements Strength.Nodes: the normal search on the main
 // thread alone (so the strength does not depend on Threads), stopped by a
 // node limit of Strength.Nodes or the go command's own, whichever is lower.
-func (s *Searcher) nodeCappedSearch(p *board.Position, root []rootMove) Result {
+func (s *Searcher) nodeCappedSearch(p *board.Position, root []rootMove) mind.Result {
 	if n := s.opts.Strength.Nodes; s.limits.Nodes == 0 || s.limits.Nodes > n {
 		s.limits.Nodes = n
 	}
@@ -233,7 +234,7 @@ func (s *Searcher) nodeCappedSearch(p *board.Position, root []rootMove) Result {
 	if score == -Infinity {
 		score = t.lastScore
 	}
-	res := Result{Best: best.move, Score: score, Depth: t.completedDepth, Nodes: s.nodes()}
+	res := mind.Result{Best: best.move, Score: reported(score, BoundExact), Depth: t.completedDepth, Nodes: s.nodes()}
 	if best.pvLen > 1 {
 		res.Ponder = best.pv[1]
 	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {

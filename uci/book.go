@@ -7,12 +7,13 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/book"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/search"
 )
 
 // The opening book: with OwnBook on and BookFile naming a Polyglot book,
 // "go" in a position the book knows is answered at once with a book move,
-// whichever mind and strength is set (a user who turns a book on asked for
+// whichever searcher and strength is set (a user who turns a book on asked for
 // its moves, weakened or not). Analysis keeps searching: "go infinite",
 // "ponder", "searchmoves" and "mate" never take a book move.
 
@@ -26,23 +27,23 @@ type bookState struct {
 	rng    book.Rand  // tests inject their own; nil = math/rand/v2's global source
 }
 
-func bookOptionList() []*option {
+func (e *Engine) bookOptionList() []*option {
 	return []*option{
-		{name: "OwnBook", kind: "check", def: "false", apply: func(e *Engine, v string) error {
+		{Option: mind.Option{Name: "OwnBook", Kind: mind.Check, Default: "false", Set: func(v string) error {
 			e.book.on = v == "true"
 			if e.book.on && e.book.book != nil && e.book.loaded == e.book.file {
 				return nil // GUIs resend every option before each game: no rereading
 			}
 			return e.loadBook()
-		}},
-		{name: "BookFile", kind: "string", def: "", apply: func(e *Engine, v string) error {
+		}}},
+		{Option: mind.Option{Name: "BookFile", Kind: mind.String, Default: "", Set: func(v string) error {
 			v = strings.TrimSpace(v)
 			if v == "<empty>" { // how Stockfish shows an empty string; GUIs may send it back
 				v = ""
 			}
 			e.book.file = v
 			return e.loadBook()
-		}},
+		}}},
 	}
 }
 

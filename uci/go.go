@@ -33,8 +33,8 @@ func (e *Engine) goCommand(args []string) {
 	}
 	pos := e.pos.Clone()
 	e.noteMCTSFallback()
-	m := e.mind()
-	m.SetOptions(e.shared)
+	m := e.searcher()
+	m.SetShared(e.shared)
 	e.active = m
 	e.busy, e.endsByItself = true, endsByItself(lim, pos.Side())
 	e.searching.Add(1)
@@ -49,11 +49,11 @@ func (e *Engine) goCommand(args []string) {
 	})
 }
 
-// mind is the searcher "go" runs: MCTS when it is chosen and loaded, else
-// AlphaBeta.
-func (e *Engine) mind() mind.Searcher {
-	if e.mcts.mind != nil {
-		return e.mcts.mind
+// searcher is the searcher "go" runs: MCTS when it is chosen and loaded,
+// else AlphaBeta.
+func (e *Engine) searcher() mind.Searcher {
+	if e.mcts.searcher != nil {
+		return e.mcts.searcher
 	}
 	return e.alphaBeta
 }
@@ -200,8 +200,8 @@ func (e *Engine) goPerft(args []string) {
 	})
 }
 
-// sendInfo formats a search report as an "info" line, whichever mind made
-// it: Stockfish's fields, with hashfull only from a mind that has a hash
+// sendInfo formats a search report as an "info" line, whichever searcher made
+// it: Stockfish's fields, with hashfull only from a searcher that has a hash
 // table (Lc0 reports none for its tree either).
 func (e *Engine) sendInfo(pos *board.Position, info mind.Info) {
 	if info.CurrMove != board.NoMove {

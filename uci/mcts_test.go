@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,23 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/azero/onnx"
+	"github.com/twofold-chess/twofold/azero/onnx/onnxtest"
 )
 
-func ortOrSkip(t *testing.T) {
-	t.Helper()
-	if !onnx.Supported {
-		t.Skip(onnx.ErrNotInBuild)
-	}
-	if _, err := onnx.LoadRuntime(""); err != nil {
-		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-}
-
 func TestMCTSGoNodes(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	l := startLive(t)
 	defer l.quit()
 	l.send("setoption name Search value MCTS")
@@ -42,7 +29,7 @@ func TestMCTSGoNodes(t *testing.T) {
 }
 
 func TestMCTSFindsMateInOneAndSaysSo(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	out := session(t,
 		"setoption name Search value MCTS",
 		"position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
@@ -62,7 +49,7 @@ func TestMCTSUnavailableFallsBackToAlphaBeta(t *testing.T) {
 	// A missing library only matters before the runtime is loaded once in
 	// this process; a bad network file is always caught.
 	cases := [][]string{{"setoption name NetworkFile value " + bad, "setoption name Search value MCTS"}}
-	if _, err := onnx.LoadRuntime(""); err != nil {
+	if _, err := onnx.Open("", ""); err != nil {
 		cases = append(cases, []string{"setoption name OnnxRuntimeLib value /nonexistent/libonnxruntime.so.1", "setoption name Search value MCTS"})
 	} else {
 		cases = append(cases, []string{"setoption name Search value MCTS", "setoption name NetworkFile value " + filepath.Join(dir, "absent.onnx")})
@@ -101,7 +88,7 @@ func afterSetoption(out []string) string {
 // A failed MCTS is retried when NetworkFile or OnnxRuntimeLib changes, and
 // the note at each "go" stops once MCTS plays or AlphaBeta is chosen.
 func TestMCTSFallbackNoteUntilFixed(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	absent := filepath.Join(t.TempDir(), "absent.onnx")
 	out := session(t,
 		"setoption name NetworkFile value "+absent,
@@ -136,7 +123,7 @@ func TestBuildWithoutMCTSSaysSo(t *testing.T) {
 }
 
 func TestMCTSStopPonderAndClock(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	l := startLive(t)
 	defer l.quit()
 	l.send("setoption name Search value MCTS", "setoption name Threads value 2", "position startpos", "go infinite")
@@ -155,43 +142,8 @@ func TestMCTSStopPonderAndClock(t *testing.T) {
 	assert.Less(t, time.Since(start), 900*time.Millisecond)
 }
 
-// NaN used to pass floatOption's range test (x < lo || x > hi is false
-// for NaN) and infinities passed where the range allowed, and a search
-// with such a constant overflowed the stack.
-func TestFloatOptionRefusesNonFinite(t *testing.T) {
-	for _, c := range []struct {
-		v      string
-		lo, hi float64
-		ok     bool
-	}{
-		{"1.25", 0.01, 100, true},
-		{" 2 ", 0.01, 100, true},
-		{"0.01", 0.01, 100, true},
-		{"100", 0.01, 100, true},
-		{"NaN", 0.01, 100, false},
-		{"nan", -2, 2, false},
-		{"-NaN", -2, 2, false},
-		{"inf", 1, 1e9, false},
-		{"+Inf", 1, 1e9, false},
-		{"-inf", -2, 2, false},
-		{"infinity", 0, math.Inf(1), false},
-		{"1e999", 1, 1e9, false},
-		{"0x1p-2", 0, 1, true},
-		{"", 0, 1, false},
-		{"101", 0.01, 100, false},
-	} {
-		x, err := floatOption("X", c.v, c.lo, c.hi)
-		if c.ok {
-			assert.NoError(t, err, c.v)
-			assert.False(t, math.IsNaN(x) || math.IsInf(x, 0))
-		} else {
-			assert.Error(t, err, c.v)
-		}
-	}
-}
-
 func TestMCTSNonFiniteOptionsAreRefusedAndSearchStillWorks(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	var bad []string
 	for _, name := range []string{"CPuct", "CPuctBase", "FPUReduction", "PolicyTemperature"} {
 		for _, v := range []string{"NaN", "inf", "-inf"} {
@@ -213,7 +165,7 @@ func TestMCTSNonFiniteOptionsAreRefusedAndSearchStillWorks(t *testing.T) {
 // huge node limit ends at the budget, and "go infinite" still waits for
 // stop.
 func TestMCTSRamLimit(t *testing.T) {
-	ortOrSkip(t)
+	onnxtest.Open(t)
 	l := startLive(t)
 	defer l.quit()
 	l.send("setoption name Search value MCTS", "setoption name RamLimitMb value 1", "position startpos", "go nodes 100000000")

@@ -54,7 +54,7 @@ func newEngine(t *testing.T) (*Engine, func() []string) {
 }
 
 // alphaBetaNetwork is the network the classical searcher's next "go" uses.
-func alphaBetaNetwork(e *Engine) *nnue.Network { return e.alphaBeta.Searcher().Options().Evaluator() }
+func alphaBetaNetwork(e *Engine) *nnue.Network { return e.classical.Evaluator() }
 
 func sameNetwork(a, b *nnue.Network) bool {
 	if a == nil || b == nil {
@@ -103,7 +103,7 @@ func TestEvalFileAndUseNNUE(t *testing.T) {
 			for _, l := range lines {
 				assert.NotContains(t, l, "not loaded", "%q", lines)
 			}
-			assert.True(t, sameNetwork(c.want.loaded, e.nnue.net), "loaded %v, want %v", e.nnue.net, c.want.loaded)
+			assert.True(t, sameNetwork(c.want.loaded, e.classical.Network()), "loaded %v, want %v", e.classical.Network(), c.want.loaded)
 			assert.True(t, sameNetwork(c.want.used, alphaBetaNetwork(e)), "searcher has %v, want %v", alphaBetaNetwork(e), c.want.used)
 		})
 	}
@@ -185,10 +185,10 @@ func TestBadEvalFileKeepsPrevious(t *testing.T) {
 				assert.Contains(t, l, c.reason)
 				assert.Contains(t, l, "; network kept: "+before.kept)
 				assert.Same(t, prev, alphaBetaNetwork(e), "the searcher keeps its network")
-				assert.True(t, sameNetwork(before.net, e.nnue.net))
+				assert.True(t, sameNetwork(before.net, e.classical.Network()))
 
 				e.Execute("d")
-				assert.Contains(t, out(), "Network: "+e.describeNetwork())
+				assert.Contains(t, out(), "Network: "+e.classical.DescribeNetwork())
 			})
 		}
 	}

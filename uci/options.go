@@ -7,34 +7,30 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/twofold-chess/twofold/search"
+	"github.com/twofold-chess/twofold/mind"
 )
 
-// option is one UCI option: how "uci" lists it and how "setoption" applies it.
+// option is one UCI option: how "uci" lists it and how "setoption" applies
+// it. The searchers declare their own (mind.Option); the loop's own are
+// written the same way, with setters bound to the engine.
 type option struct {
-	name string
-	kind string // check, spin, combo, button, string
-	def  string
-	min  int
-	max  int
-	vars []string
+	mind.Option
 	// unlisted combo values are accepted though not declared, so that
-	// apply can say why this build lacks them (Search MCTS without cgo).
+	// Set can say why this build lacks them (Search MCTS without cgo).
 	unlisted []string
-	apply    func(e *Engine, value string) error
 }
 
 // declaration returns the "option name ..." line of the option.
 func (o *option) declaration() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "option name %s type %s", o.name, o.kind)
-	if o.kind != "button" {
-		fmt.Fprintf(&b, " default %s", o.def)
+	fmt.Fprintf(&b, "option name %s type %s", o.Name, o.Kind)
+	if o.Kind != mind.Button {
+		fmt.Fprintf(&b, " default %s", o.Default)
 	}
-	if o.kind == "spin" {
-		fmt.Fprintf(&b, " min %d max %d", o.min, o.max)
+	if o.Kind == mind.Spin {
+		fmt.Fprintf(&b, " min %d max %d", o.Min, o.Max)
 	}
-	for _, v := range o.vars {
+	for _, v := range o.Vars {
 		fmt.Fprintf(&b, " var %s", v)
 	}
 	return b.String()
@@ -42,43 +38,61 @@ func (o *option) declaration() string {
 
 // parse checks a value against the option's type and returns it normalised.
 func (o *option) parse(value string) (string, error) {
-	switch o.kind {
-	case "check":
+	switch o.Kind {
+	case mind.Check:
 		switch strings.ToLower(value) {
 		case "true", "false":
 			return strings.ToLower(value), nil
 		}
-		return "", fmt.Errorf("%s wants true or false, got %q", o.name, value)
-	case "spin":
+		return "", fmt.Errorf("%s wants true or false, got %q", o.Name, value)
+	case mind.Spin:
 		n, err := strconv.Atoi(value)
-		if err != nil || n < o.min || n > o.max {
-			return "", fmt.Errorf("%s wants a whole number from %d to %d, got %q", o.name, o.min, o.max, value)
+		if err != nil || n < o.Min || n > o.Max {
+			return "", fmt.Errorf("%s wants a whole number from %d to %d, got %q", o.Name, o.Min, o.Max, value)
 		}
 		return value, nil
-	case "combo":
-		for _, v := range slices.Concat(o.vars, o.unlisted) {
+	case mind.Combo:
+		for _, v := range slices.Concat(o.Vars, o.unlisted) {
 			if strings.EqualFold(v, value) {
 				return v, nil
 			}
 		}
-		return "", fmt.Errorf("%s wants one of %s, got %q", o.name, strings.Join(o.vars, ", "), value)
+		return "", fmt.Errorf("%s wants one of %s, got %q", o.Name, strings.Join(o.Vars, ", "), value)
 	}
 	return value, nil
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
-// options lists every option in the order "uci" prints them. Names follow
-// Stockfish and Lc0 so GUIs and tournament managers recognise them.
-func options() []*option {
-	return append([]*option{
-		{name: "Hash", kind: "spin", def: "16", min: 1, max: 65536, apply: func(e *Engine, v string) error {
-			if err := e.alphaBeta.Searcher().SetHash(atoi(v)); err != nil {
-				return fmt.Errorf("Hash: %v", err)
+// declared wraps a searcher's options as the loop lists them.
+func declared(opts ...mind.Option) []*option {
+	list := make([]*option, len(opts))
+	for i, o := range opts {
+		list[i] = &option{Option: o}
+	}
+	return list
+}
+
+// optionList lists every option in the order "uci" prints them. Names
+// follow Stockfish and Lc0 so GUIs and tournament managers recognise them.
+// AlphaBeta's own options (package search declares them) stand among the
+// shared ones where Stockfish lists them; MCTS's (package azero's) follow
+// the Search combo, after the network's.
+func (e *Engine) optionList() []*option {
+	ab := e.classical.Declare()
+	pick := func(names ...string) []*option {
+		var list []*option
+		for _, n := range names {
+			o, ok := mind.Find(ab, n)
+			if !ok {
+				panic("search declares no option " + n)
 			}
-			return nil
-		}},
-		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
+			list = append(list, &option{Option: o})
+		}
+		return list
+	}
+	return slices.Concat(pick("Hash"), []*option{
+		{Option: mind.Option{Name: "Threads", Kind: mind.Spin, Default: "1", Min: 1, Max: 256, Set: func(v string) error {
 			e.shared.Threads = atoi(v)
 			// Each search thread gets an OS thread, as in engines written in
 			// C: with more threads than Go's processors, the input loop's
@@ -86,48 +100,26 @@ func options() []*option {
 			// 256 on 2 cores); the kernel's scheduler wakes it at once.
 			runtime.GOMAXPROCS(max(runtime.NumCPU(), e.shared.Threads+1))
 			return nil
-		}},
-		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: 256, apply: func(e *Engine, v string) error {
+		}}},
+		{Option: mind.Option{Name: "MultiPV", Kind: mind.Spin, Default: "1", Min: 1, Max: 256, Set: func(v string) error {
 			e.shared.MultiPV = atoi(v)
 			return nil
-		}},
-		{name: "Ponder", kind: "check", def: "false", apply: func(*Engine, string) error { return nil }},
-		{name: "Move Overhead", kind: "spin", def: "10", min: 0, max: 5000, apply: func(e *Engine, v string) error {
+		}}},
+		{Option: mind.Option{Name: "Ponder", Kind: mind.Check, Default: "false", Set: func(string) error { return nil }}},
+		{Option: mind.Option{Name: "Move Overhead", Kind: mind.Spin, Default: "10", Min: 0, Max: 5000, Set: func(v string) error {
 			e.shared.MoveOverhead = msec(atoi(v))
 			return nil
-		}},
-		{name: "Clear Hash", kind: "button", apply: func(e *Engine, _ string) error {
-			e.alphaBeta.Clear()
-			return nil
-		}},
-		{name: "UCI_Chess960", kind: "check", def: "false", apply: func(e *Engine, v string) error {
+		}}},
+	}, pick("Clear Hash"), []*option{
+		{Option: mind.Option{Name: "UCI_Chess960", Kind: mind.Check, Default: "false", Set: func(v string) error {
 			e.chess960 = v == "true"
 			e.pos.SetChess960(e.chess960)
 			return nil
-		}},
-		{name: "UCI_ShowWDL", kind: "check", def: "false", apply: func(e *Engine, v string) error {
+		}}},
+		{Option: mind.Option{Name: "UCI_ShowWDL", Kind: mind.Check, Default: "false", Set: func(v string) error {
 			e.showWDL = v == "true"
 			return nil
-		}},
-		{name: "Skill Level", kind: "spin", def: "20", min: 0, max: 20, apply: func(e *Engine, v string) error {
-			e.skill = atoi(v)
-			e.setAlphaBetaOptions()
-			return nil
-		}},
-		{name: "UCI_LimitStrength", kind: "check", def: "false", apply: func(e *Engine, v string) error {
-			e.limitStrength = v == "true"
-			e.setAlphaBetaOptions()
-			return nil
-		}},
-		{name: "UCI_Elo", kind: "spin", def: "1500", min: search.MinElo, max: search.MaxElo, apply: func(e *Engine, v string) error {
-			e.elo = atoi(v)
-			e.setAlphaBetaOptions()
-			return nil
-		}},
-		{name: "Difficulty", kind: "combo", def: "Max", vars: []string{"Easy", "Medium", "Hard", "Max"}, apply: func(e *Engine, v string) error {
-			e.difficulty = v
-			e.setAlphaBetaOptions()
-			return nil
-		}},
-	}, slices.Concat(nnueOptionList(), []*option{searchOption()}, mctsOptionList(), bookOptionList(), spsaOptionList())...)
+		}}},
+	}, pick("Skill Level", "UCI_LimitStrength", "UCI_Elo", "Difficulty", "EvalFile", "Use NNUE"),
+		[]*option{e.searchOption()}, e.mctsOptionList(), e.bookOptionList(), spsaOptionList())
 }

@@ -66,7 +66,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 			got = append(got, l)
 		}
 	}
-	assert.ElementsMatch(t, want, got)
+	assert.Equal(t, want, got, "the options in Stockfish's and Lc0's order")
 
 	// The UCI grammar for each declaration, with defaults inside their range.
 	decl := regexp.MustCompile(`^option name (.+?) type (check|spin|combo|button|string)(?: default (\S*))?(?: min (-?\d+) max (-?\d+))?((?: var \S+)*)$`)
@@ -93,6 +93,27 @@ func TestUCIListsEveryOption(t *testing.T) {
 	// Nothing but id, a blank line, options and uciok.
 	for _, l := range out[2 : len(out)-1] {
 		assert.True(t, l == "" || strings.HasPrefix(l, "option name "), l)
+	}
+}
+
+// Each searcher declares its own options; the loop lists every one of them,
+// once.
+func TestEverySearcherOptionIsListed(t *testing.T) {
+	e, _ := newEngine(t)
+	own := e.classical.Declare()
+	if onnx.Supported {
+		own = append(own, e.mcts.settings.Declare()...)
+	}
+	for _, o := range own {
+		n := 0
+		for _, l := range e.options {
+			if l.Name == o.Name {
+				n++
+				assert.Equal(t, o.Kind, l.Kind, o.Name)
+				assert.Equal(t, o.Default, l.Default, o.Name)
+			}
+		}
+		assert.Equal(t, 1, n, "%s listed once", o.Name)
 	}
 }
 

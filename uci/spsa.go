@@ -5,6 +5,7 @@ package uci
 import (
 	"strconv"
 
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/search"
 )
 
@@ -13,8 +14,8 @@ import (
 func spsaOptionList() []*option {
 	var list []*option
 	for _, t := range search.Tunables() {
-		list = append(list, &option{name: t.Name, kind: "spin", def: strconv.Itoa(*t.Value), min: t.Min, max: t.Max,
-			apply: func(_ *Engine, v string) error { return search.SetTunable(t.Name, atoi(v)) }})
+		list = append(list, &option{Option: mind.Option{Name: t.Name, Kind: mind.Spin, Default: strconv.Itoa(*t.Value), Min: t.Min, Max: t.Max,
+			Set: func(v string) error { return search.SetTunable(t.Name, atoi(v)) }}})
 	}
 	return list
 }

@@ -3,6 +3,7 @@
 package uci
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // in spsa builds every search tunable is a spin option that setoption changes.
 func TestTuneOptions(t *testing.T) {
 	var declared []string
-	for _, o := range options() {
+	for _, o := range New(io.Discard).options {
 		declared = append(declared, o.declaration())
 	}
 	all := strings.Join(declared, "\n")
@@ -24,9 +25,9 @@ func TestTuneOptions(t *testing.T) {
 	tn := search.Tunables()[0]
 	old := *tn.Value
 	defer func() { *tn.Value = old }()
-	for _, o := range options() {
-		if o.name == tn.Name {
-			assert.NoError(t, o.apply(nil, "100"))
+	for _, o := range New(io.Discard).options {
+		if o.Name == tn.Name {
+			assert.NoError(t, o.Set("100"))
 		}
 	}
 	assert.Equal(t, 100, *tn.Value)

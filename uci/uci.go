@@ -36,20 +36,18 @@ type Engine struct {
 
 	pos     *board.Position
 	options []*option
-	// alphaBeta is the classical mind; mcts holds the other. Each "go"
-	// drives one of them through mind.Searcher (see searching).
-	alphaBeta *search.Mind
-	// shared collects the options both minds take; they reach the mind at
-	// the next "go". Each mind's own options are set on it at once.
-	shared        mind.Options
-	chess960      bool
-	showWDL       bool
-	skill         int
-	limitStrength bool
-	elo           int
-	difficulty    string
+	// alphaBeta is the classical searcher; mcts holds the other. Each "go"
+	// drives one of them through mind.Searcher (see goCommand).
+	alphaBeta mind.Searcher
+	// classical is AlphaBeta's own options (hash, strength, network); each
+	// change reaches the searcher at once.
+	classical *search.Settings
+	// shared collects the options both searchers take; they reach the
+	// searcher at the next "go".
+	shared   mind.Shared
+	chess960 bool
+	showWDL  bool
 
-	nnue nnueState
 	mcts mctsState
 	book bookState
 	// active is the searcher of the running "go" (stop and ponderhit go there).
@@ -65,13 +63,15 @@ type Engine struct {
 
 // New returns an engine that writes its answers to out, set to the start position.
 func New(out io.Writer) *Engine {
-	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition(), options: options()}
-	e.alphaBeta = search.NewMind(search.New(16, search.Options{}))
+	e := &Engine{out: bufio.NewWriter(out), pos: board.StartPosition()}
+	ab := search.New(16, search.Options{})
+	e.alphaBeta, e.classical = ab, search.NewSettings(ab, func(msg string) { e.send("info string %s", msg) })
 	e.active = e.alphaBeta
-	e.mcts.opts, e.mcts.load = azero.DefaultOptions, loadONNX
+	e.mcts.settings, e.mcts.load = azero.NewSettings(), loadONNX
+	e.options = e.optionList()
 	for _, o := range e.options {
-		if o.kind != "button" {
-			if err := o.apply(e, o.def); err != nil {
+		if o.Kind != mind.Button {
+			if err := o.Set(o.Default); err != nil {
 				panic(err) // the defaults are valid
 			}
 		}
@@ -170,8 +170,8 @@ func (e *Engine) Execute(line string) (goOn bool) {
 	case "ucinewgame":
 		e.stopSearch()
 		e.alphaBeta.Clear()
-		if e.mcts.mind != nil {
-			e.mcts.mind.Clear()
+		if e.mcts.searcher != nil {
+			e.mcts.searcher.Clear()
 		}
 		e.setPosition(board.StartPosition())
 	case "position":
@@ -304,12 +304,12 @@ func (e *Engine) setOption(args []string) {
 		}
 	}
 	for _, o := range e.options {
-		if !strings.EqualFold(o.name, name) {
+		if !strings.EqualFold(o.Name, name) {
 			continue
 		}
 		v, err := o.parse(value)
 		if err == nil {
-			err = o.apply(e, v)
+			err = o.Set(v)
 		}
 		if err != nil {
 			e.send("info string setoption: %v", err)
@@ -317,33 +317,6 @@ func (e *Engine) setOption(args []string) {
 		return
 	}
 	e.send("info string setoption: unknown option %q", name)
-}
-
-// setAlphaBetaOptions gives the classical mind its own options as the UCI
-// options ask: the strength and the evaluation (neither applies to MCTS).
-// A weakened mode evaluates by hand whatever the network options say
-// (search.Options.Evaluator). A change of evaluation empties the hash and
-// histories, whose entries hold the old evaluation's scores, so that a
-// search after the change is the search a fresh engine with the new
-// evaluation makes.
-func (e *Engine) setAlphaBetaOptions() {
-	s := e.alphaBeta.Searcher()
-	o := s.Options()
-	o.Strength = e.strength()
-	o.Network = e.nnue.chosen() // SetOptions empties the tables when the evaluation changes
-	s.SetOptions(o)
-}
-
-// strength resolves the strength options: Difficulty first, then
-// UCI_LimitStrength with UCI_Elo, then Skill Level.
-func (e *Engine) strength() search.Strength {
-	if st, ok := search.DifficultyStrength(e.difficulty); ok && e.difficulty != "Max" {
-		return st
-	}
-	if e.limitStrength {
-		return search.EloStrength(e.elo)
-	}
-	return search.SkillStrength(e.skill)
 }
 
 // display prints the board, FEN, key and checkers (Stockfish's "d") and
@@ -366,7 +339,7 @@ func (e *Engine) display() {
 	for bb := movegen.Checkers(e.pos); bb != 0; {
 		names = append(names, bb.PopLSB().String())
 	}
-	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s\nNetwork: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "), e.describeNetwork())
+	e.send("%s\nFen: %s\nKey: %016X\nCheckers: %s\nNetwork: %s", b.String(), e.pos.FEN(), e.pos.Key(), strings.Join(names, " "), e.classical.DescribeNetwork())
 }
 
 // bench runs the fixed benchmark ("bench [depth]") and prints its report.
@@ -380,7 +353,7 @@ func (e *Engine) bench(args []string) {
 			return
 		}
 	}
-	net := e.evaluator() // AlphaBeta's evaluation, as a "go" would search
+	net := e.classical.Evaluator() // AlphaBeta's evaluation, as a "go" would search
 	e.background(func(ctx context.Context, _ *atomic.Bool) {
 		if _, err := bench.Run(ctx, e.lines(), depth, net); err != nil {
 			e.send("info string bench: stopped")

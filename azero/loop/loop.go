@@ -42,7 +42,7 @@ type Config struct {
 	SelfPlay                    azero.SelfPlayConfig
 
 	Trainer Trainer
-	// Load reads and vets a network file (onnx.LoadNetwork in the engine):
+	// Load reads and vets a network file (onnx.Open in the engine):
 	// a network it refuses is never gated.
 	Load func(path string) (azero.Backend, error)
 	Out  io.Writer // progress

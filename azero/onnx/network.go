@@ -1,8 +1,9 @@
 // Package onnx runs the MCTS side's policy-value network with ONNX Runtime
-// (github.com/yalue/onnxruntime_go): it loads the runtime library, reads and
-// checks network files against the contract in package azero's doc, and
-// opens sessions. A *Network is an azero.Backend, the one way the searcher,
-// self-play, the ladder players and bench get evaluators.
+// (github.com/yalue/onnxruntime_go): Open loads the runtime library and
+// reads and checks a network file against the contract in package azero's
+// doc, and the network opens sessions. A *Network is an azero.Backend, the
+// one way the searcher, self-play, the ladder players and bench get
+// evaluators, and Open is the one way every caller gets a *Network.
 //
 // The binding needs cgo; in a build without it (CGO_ENABLED=0, an
 // AlphaBeta-only engine) every entry point returns ErrNotInBuild and
@@ -28,12 +29,38 @@ const DefaultNetworkName = "<default>"
 // its own with one intra-op thread (the fastest when every search thread
 // or self-play worker has its own).
 type Network struct {
-	name  string // the file it came from, or DefaultNetworkName
-	model []byte
+	name    string // the file it came from, or DefaultNetworkName
+	model   []byte
+	runtime string // the ONNX Runtime library Open loaded
+}
+
+// Open loads ONNX Runtime from lib ("" = the usual places, see
+// LibraryCandidates; the library is loaded once per process) and then the
+// network file ("" or DefaultNetworkName = the embedded network), which it
+// reads and vets as loadNetwork says: a file that cannot be used is
+// refused here, by name, not in the middle of a search; a network with NaN
+// or infinite outputs is refused with an error that wraps
+// ErrNonFiniteNetwork (the training loop vets its candidates so). It is
+// the one way the engine, the web board, self-play, the ladder, bench and
+// training open a network. A build without cgo returns ErrNotInBuild.
+func Open(lib, network string) (*Network, error) {
+	path, err := loadRuntime(lib)
+	if err != nil {
+		return nil, err
+	}
+	n, err := loadNetwork(network)
+	if err != nil {
+		return nil, err
+	}
+	n.runtime = path
+	return n, nil
 }
 
 // Name is the file the network came from, or DefaultNetworkName.
 func (n *Network) Name() string { return n.name }
+
+// Runtime is the ONNX Runtime library the network runs on.
+func (n *Network) Runtime() string { return n.runtime }
 
 // Model is the network's ONNX file as read (the embedded bytes for the
 // default network); the caller must not modify it.
@@ -48,20 +75,19 @@ func (n *Network) NewEvaluator(maxBatch int) (azero.Evaluator, error) {
 	return s, nil
 }
 
-// MaxNetworkBytes is the largest network file LoadNetwork reads. The
+// MaxNetworkBytes is the largest network file loadNetwork reads. The
 // networks this engine trains are a few MB and Lc0's largest are some
 // hundreds, so a bigger file is a mistake (a wrong path, a device such as
 // /dev/zero) that would otherwise be read until memory runs out.
 const MaxNetworkBytes = 512 << 20
 
-// LoadNetwork reads and checks a network file; "" or DefaultNetworkName is
-// the embedded default. The runtime must be loaded (LoadRuntime). Besides
+// loadNetwork reads and checks a network file; "" or DefaultNetworkName is
+// the embedded default. The runtime must be loaded (loadRuntime). Besides
 // the tensor names and shapes it runs the network once on a few positions
 // and refuses it if any output is NaN or infinite (a training run that
 // diverged), so that a broken network is reported here, by name, and not
 // met in the middle of a search; such an error wraps ErrNonFiniteNetwork.
-// The training loop can use it as is to vet a candidate network.
-func LoadNetwork(path string) (*Network, error) {
+func loadNetwork(path string) (*Network, error) {
 	n := &Network{name: DefaultNetworkName, model: defaultNetwork}
 	if path != "" && path != DefaultNetworkName {
 		data, err := regularfile.Read(path, MaxNetworkBytes, "a network")
@@ -88,9 +114,9 @@ var finiteFixtures = []string{
 	"8/5k2/8/3K4/8/8/6P1/8 w - - 12 60",
 }
 
-// ErrNonFiniteNetwork is wrapped by LoadNetwork's error for a network that
-// outputs NaN or infinity (errors.Is tells it from an unreadable file), as
-// a training run that diverged produces.
+// ErrNonFiniteNetwork is wrapped by Open's error for a network that outputs
+// NaN or infinity (errors.Is tells it from an unreadable file), as a
+// training run that diverged produces.
 var ErrNonFiniteNetwork = errors.New("network outputs NaN or infinity")
 
 // checkFinite runs the network on finiteFixtures and reports the first NaN

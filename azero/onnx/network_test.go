@@ -15,6 +15,7 @@ import (
 	"github.com/twofold-chess/twofold/azero"
 	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/timeman"
 )
@@ -23,7 +24,7 @@ import (
 // the tests below refuse the others for their outputs, not their form.
 func TestHandBuiltNetworkLoads(t *testing.T) {
 	runtimeOrSkip(t)
-	net, err := LoadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(encoding.PolicySize, 0.001), 0.01)))
+	net, err := loadNetwork(writeNetwork(t, "ok.onnx", testNetwork(filled(encoding.PolicySize, 0.001), 0.01)))
 	require.NoError(t, err)
 	s, err := azero.Open(net, opts(1, 4))
 	require.NoError(t, err)
@@ -34,7 +35,7 @@ func TestHandBuiltNetworkLoads(t *testing.T) {
 }
 
 // A network with NaN or infinite outputs used to be accepted, and the
-// first search crashed. LoadNetwork now runs it and refuses it.
+// first search crashed. loadNetwork now runs it and refuses it.
 func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	runtimeOrSkip(t)
 	oneNaN := filled(encoding.PolicySize, 0.001)
@@ -53,7 +54,7 @@ func TestNonFiniteNetworksAreRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeNetwork(t, c.name+".onnx", testNetwork(c.policyW, c.valueW))
-			_, err := LoadNetwork(path)
+			_, err := loadNetwork(path)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), path)
 			assert.Contains(t, err.Error(), c.want)
@@ -101,7 +102,7 @@ func TestLoadNetworkRefusesWhatIsNotANetworkFile(t *testing.T) {
 			// A regression could block on the FIFO: fail, do not hang.
 			done := make(chan error, 1)
 			go func() {
-				_, err := LoadNetwork(c.path)
+				_, err := loadNetwork(c.path)
 				done <- err
 			}()
 			select {
@@ -110,13 +111,13 @@ func TestLoadNetworkRefusesWhatIsNotANetworkFile(t *testing.T) {
 				assert.Contains(t, err.Error(), c.path)
 				assert.Contains(t, err.Error(), c.want)
 			case <-time.After(10 * time.Second):
-				t.Fatalf("LoadNetwork(%s) blocked", c.path)
+				t.Fatalf("loadNetwork(%s) blocked", c.path)
 			}
 		})
 	}
 }
 
-// Should a non-finite network get past LoadNetwork (finite on its fixture
+// Should a non-finite network get past loadNetwork (finite on its fixture
 // positions, not elsewhere), ONNX Runtime's NaNs still cannot break a search.
 func TestNaNNetworkPastTheCheckStillSearches(t *testing.T) {
 	runtimeOrSkip(t)
@@ -127,8 +128,8 @@ func TestNaNNetworkPastTheCheckStillSearches(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	pos := board.StartPosition()
-	var last azero.Info
-	res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i azero.Info) { last = i })
+	var last mind.Info
+	res := s.Search(pos, timeman.Limits{Nodes: 300}, func(i mind.Info) { last = i })
 	require.NoError(t, res.Err)
 	assert.Equal(t, uint64(300), res.Nodes)
 	var ml movegen.MoveList

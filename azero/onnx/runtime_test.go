@@ -17,7 +17,7 @@ func runtimeOrSkip(t testing.TB) {
 	if !Supported {
 		t.Skip(ErrNotInBuild)
 	}
-	if _, err := LoadRuntime(""); err != nil {
+	if _, err := loadRuntime(""); err != nil {
 		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
 			t.Fatal(err)
 		}
@@ -31,10 +31,12 @@ func TestBuildWithoutRuntimeSaysSo(t *testing.T) {
 	if Supported {
 		t.Skip("this build has ONNX Runtime")
 	}
-	_, err := LoadRuntime("")
+	_, err := loadRuntime("")
 	require.ErrorIs(t, err, ErrNotInBuild)
 	assert.Contains(t, err.Error(), "not in this build")
-	_, err = LoadNetwork("")
+	_, err = loadNetwork("")
+	require.ErrorIs(t, err, ErrNotInBuild)
+	_, err = Open("", "")
 	require.ErrorIs(t, err, ErrNotInBuild)
 	_, err = NewSession(nil, 1, 1)
 	require.ErrorIs(t, err, ErrNotInBuild)

@@ -29,10 +29,10 @@ var ortRuntime struct {
 	path string // the library loaded, "" before the first success
 }
 
-// LoadRuntime loads ONNX Runtime once per process from the first existing
+// loadRuntime loads ONNX Runtime once per process from the first existing
 // candidate (see LibraryCandidates) and returns the path it used. A later
 // call is a no-op when the same (or no explicit) library is asked for.
-func LoadRuntime(explicit string) (string, error) {
+func loadRuntime(explicit string) (string, error) {
 	ortRuntime.Lock()
 	defer ortRuntime.Unlock()
 	if ortRuntime.path != "" {

@@ -15,8 +15,8 @@ const Supported = false
 // megabyte of the binary.
 var defaultNetwork []byte
 
-// LoadRuntime returns ErrNotInBuild.
-func LoadRuntime(explicit string) (string, error) { return "", ErrNotInBuild }
+// loadRuntime returns ErrNotInBuild.
+func loadRuntime(explicit string) (string, error) { return "", ErrNotInBuild }
 
 func (n *Network) check() error { return ErrNotInBuild }
 

@@ -34,7 +34,7 @@ func TestDefaultNetworkMatchesGolden(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &g))
 	require.NotEmpty(t, g.Inputs)
 
-	net, err := LoadNetwork("")
+	net, err := loadNetwork("")
 	require.NoError(t, err)
 	ev, err := NewSession(net, 8, 1)
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestMissingLibraryIsAClearError(t *testing.T) {
 		t.Skip(ErrNotInBuild)
 	}
 	missing := filepath.Join(t.TempDir(), "nope", LibraryName)
-	_, err := LoadRuntime(missing)
+	_, err := loadRuntime(missing)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), missing)
 }
@@ -89,16 +89,30 @@ func TestBadNetworkFilesAreClearErrors(t *testing.T) {
 		{truncated, "not a loadable ONNX model"},
 		{empty, "empty file"},
 	} {
-		_, err := LoadNetwork(c.path)
+		_, err := Open("", c.path)
 		require.Error(t, err, c.path)
 		assert.Contains(t, err.Error(), c.want)
 		assert.Contains(t, err.Error(), c.path)
 	}
 }
 
+// Open loads the runtime and the network, and says which of each.
+func TestOpenNamesNetworkAndRuntime(t *testing.T) {
+	runtimeOrSkip(t)
+	for _, name := range []string{"", DefaultNetworkName} {
+		net, err := Open("", name)
+		require.NoError(t, err)
+		assert.Equal(t, DefaultNetworkName, net.Name())
+		assert.Equal(t, defaultNetwork, net.Model())
+		path, err := loadRuntime("")
+		require.NoError(t, err)
+		assert.Equal(t, path, net.Runtime())
+	}
+}
+
 func TestONNXSearchPlaysAndFindsMate(t *testing.T) {
 	runtimeOrSkip(t)
-	net, err := LoadNetwork("")
+	net, err := loadNetwork("")
 	require.NoError(t, err)
 	o := azero.DefaultOptions
 	o.Threads, o.BatchSize = 2, 8
@@ -115,7 +129,7 @@ func TestONNXSearchPlaysAndFindsMate(t *testing.T) {
 
 func BenchmarkEvaluate(b *testing.B) {
 	runtimeOrSkip(b)
-	net, err := LoadNetwork("")
+	net, err := loadNetwork("")
 	require.NoError(b, err)
 	for _, batch := range []int{1, 8, 16, 32} {
 		b.Run(fmt.Sprintf("batch%02d", batch), func(b *testing.B) {
@@ -158,7 +172,7 @@ func FuzzLoadNetwork(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		net, err := LoadNetwork(path)
+		net, err := loadNetwork(path)
 		if err != nil {
 			return
 		}
@@ -176,7 +190,7 @@ func FuzzLoadNetwork(f *testing.F) {
 // network plugged into it through the Backend.
 func TestSelfPlayAndPlayerWithTheNetwork(t *testing.T) {
 	runtimeOrSkip(t)
-	net, err := LoadNetwork("")
+	net, err := loadNetwork("")
 	require.NoError(t, err)
 	cfg := azero.DefaultSelfPlay
 	cfg.Games, cfg.Workers, cfg.Parallel, cfg.Playouts, cfg.MaxPlies, cfg.Seed = 2, 1, 2, 8, 40, 3

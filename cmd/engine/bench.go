@@ -99,11 +99,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine bench: --movetime, --positions, --threads and --batch must be positive")
 		return 2
 	}
-	if _, err := onnx.LoadRuntime(*ortLib); err != nil {
-		fmt.Fprintln(stderr, "engine bench:", err)
-		return 1
-	}
-	net, err := onnx.LoadNetwork(*network)
+	net, err := onnx.Open(*ortLib, *network)
 	if err != nil {
 		fmt.Fprintln(stderr, "engine bench:", err)
 		return 1

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twofold-chess/twofold/azero/onnx"
+	"github.com/twofold-chess/twofold/azero/onnx/onnxtest"
 	"github.com/twofold-chess/twofold/bench"
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
@@ -176,15 +176,7 @@ func TestSelfPlayGame(t *testing.T) {
 // The same with the MCTS searcher and the embedded network: 32 playouts a
 // move, and now and then a clock.
 func TestMCTSSelfPlayGame(t *testing.T) {
-	if !onnx.Supported {
-		t.Skip(onnx.ErrNotInBuild)
-	}
-	if _, err := onnx.LoadRuntime(""); err != nil {
-		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	onnxtest.Open(t)
 	maxPlies := 400
 	if testing.Short() {
 		maxPlies = 100

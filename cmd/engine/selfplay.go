@@ -120,11 +120,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 
 // loadNetwork loads the runtime and a network, printing why not.
 func loadNetwork(ortLib, path string, stderr io.Writer) (*onnx.Network, int) {
-	if _, err := onnx.LoadRuntime(ortLib); err != nil {
-		fmt.Fprintln(stderr, "engine:", err)
-		return nil, 1
-	}
-	net, err := onnx.LoadNetwork(path)
+	net, err := onnx.Open(ortLib, path)
 	if err != nil {
 		fmt.Fprintln(stderr, "engine:", err)
 		return nil, 1

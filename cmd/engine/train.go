@@ -90,13 +90,15 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine train: train.py not found in %q; pass --trainer DIR\n", *scripts)
 		return 2
 	}
-	if _, err := onnx.LoadRuntime(*ortLib); err != nil {
+	// ONNX Runtime first (with the embedded network), so that a missing
+	// library is reported before anything else.
+	if _, err := onnx.Open(*ortLib, ""); err != nil {
 		fmt.Fprintln(stderr, "engine train:", err)
 		return 1
 	}
 	if *initNet != "" {
 		// Vetted like any network: it must load and give finite outputs.
-		net, err := onnx.LoadNetwork(*initNet)
+		net, err := onnx.Open(*ortLib, *initNet)
 		if err != nil {
 			fmt.Fprintln(stderr, "engine train: --init-network:", err)
 			return 1
@@ -106,7 +108,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies, c.Ladder.Workers, c.Ladder.Seed = 400, selfplay.Workers, 1
 	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout}
-	c.Load = loadBackend
+	c.Load = func(path string) (azero.Backend, error) { return openBackend(*ortLib, path) }
 	c.Out = stdout
 	if err := loop.Run(&c); err != nil {
 		fmt.Fprintln(stderr, "engine train:", err)
@@ -115,10 +117,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// loadBackend loads and vets a network file for the loop: LoadNetwork runs
+// openBackend loads and vets a network file for the loop: onnx.Open runs
 // it on fixture positions and refuses NaN or infinite outputs.
-func loadBackend(path string) (azero.Backend, error) {
-	net, err := onnx.LoadNetwork(path)
+func openBackend(ortLib, path string) (azero.Backend, error) {
+	net, err := onnx.Open(ortLib, path)
 	if err != nil {
 		return nil, err // not a nil *Network in the interface
 	}

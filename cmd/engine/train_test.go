@@ -19,6 +19,7 @@ import (
 	"github.com/twofold-chess/twofold/azero/chunk"
 	"github.com/twofold-chess/twofold/azero/loop"
 	"github.com/twofold-chess/twofold/azero/onnx"
+	"github.com/twofold-chess/twofold/azero/onnx/onnxtest"
 )
 
 // stubTrainer is a train.py stand-in run by /bin/sh (--python /bin/sh), so
@@ -55,19 +56,6 @@ func trainArgs(t *testing.T, runDir string, games int, extra ...string) []string
 		"--gate-games", "0", "--ladder-every", "0", "--python", "/bin/sh", "--trainer", stub}, extra...)
 }
 
-func requireRuntime(t *testing.T) {
-	t.Helper()
-	if !onnx.Supported {
-		t.Skip(onnx.ErrNotInBuild)
-	}
-	if _, err := onnx.LoadRuntime(""); err != nil {
-		if os.Getenv("TWOFOLD_REQUIRE_ORT") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-}
-
 func defaultNet(t *testing.T) string {
 	p, err := filepath.Abs(filepath.Join("..", "..", "azero", "onnx", "default.onnx"))
 	require.NoError(t, err)
@@ -102,7 +90,7 @@ func TestTrainRefusesBadQRatio(t *testing.T) {
 // is copied into the run directory and the trainer builds its first
 // checkpoint from that copy; a file that is not a network stops it first.
 func TestTrainInitNetwork(t *testing.T) {
-	requireRuntime(t)
+	onnxtest.Open(t)
 	t.Setenv("STUB_NET", defaultNet(t))
 	dir := t.TempDir()
 	code, _, stderr := engine(t, "", trainArgs(t, dir, 1, "--init-network", onnx.DefaultNetworkName)...)
@@ -129,7 +117,7 @@ func TestTrainInitNetwork(t *testing.T) {
 // A second loop on a locked run directory fails at once, naming the
 // directory and the holder's pid; the lock goes with its holder.
 func TestTrainRunDirLocked(t *testing.T) {
-	requireRuntime(t)
+	onnxtest.Open(t)
 	dir := t.TempDir()
 	release, err := loop.LockRunDir(dir)
 	require.NoError(t, err)
@@ -152,7 +140,7 @@ func TestTrainRunDirLocked(t *testing.T) {
 // no temporary files. (The loop used to replay the iteration with the same
 // seed, duplicating the chunks and PGN games written before the kill.)
 func TestTrainSelfplayResumesAfterKill(t *testing.T) {
-	requireRuntime(t)
+	onnxtest.Open(t)
 	const games = 20
 	runDir := t.TempDir()
 	args := trainArgs(t, runDir, games, "--playouts", "24")[1:]
@@ -322,14 +310,14 @@ func nanNetwork(t *testing.T, src, dst string) {
 // back, the refusal recorded; the loop stops saying what to do; and the
 // same command then retrains instead of crashing again.
 func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
-	requireRuntime(t)
+	onnxtest.Open(t)
 	runDir := t.TempDir()
 	nan := filepath.Join(t.TempDir(), "nan.onnx")
 	nanNetwork(t, defaultNet(t), nan)
 	t.Setenv("STUB_NET", defaultNet(t))
 	t.Setenv("STUB_TRAINED_NET", nan)
 	args := trainArgs(t, runDir, 2, "--playouts", "4", "--lr", "1e6")
-	_, err := onnx.LoadNetwork(nan)
+	_, err := onnx.Open("", nan)
 	require.ErrorIs(t, err, onnx.ErrNonFiniteNetwork, "the poisoned network must be what azero refuses")
 
 	code, stdout, stderr := engine(t, "", args...)
@@ -365,7 +353,7 @@ func TestTrainRefusesNonFiniteCandidate(t *testing.T) {
 // gets the same treatment, and a rerun that diverges again is refused again
 // in the same words, not a crash.
 func TestTrainRefusesDivergedTraining(t *testing.T) {
-	requireRuntime(t)
+	onnxtest.Open(t)
 	runDir := t.TempDir()
 	t.Setenv("STUB_NET", defaultNet(t))
 	t.Setenv("STUB_DIVERGE", "1")

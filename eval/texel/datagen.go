@@ -126,8 +126,9 @@ func playGame(s *search.Searcher, rng *rand.Rand, opt GenOptions, game int) ([]s
 			return fens, "1/2"
 		}
 		res := s.Search(p, search.Limits{Nodes: opt.Nodes}, nil)
+		score := search.Value(res.Score)
 		us := p.Side()
-		if res.Score <= -resignScore {
+		if score <= -resignScore {
 			losing[us]++
 			if losing[us] >= resignPlies {
 				if us == board.White {
@@ -139,7 +140,7 @@ func playGame(s *search.Searcher, rng *rand.Rand, opt GenOptions, game int) ([]s
 			losing[us] = 0
 		}
 		quiet := p.CapturedPiece(res.Best) == board.NoPiece && res.Best.Kind() != board.Promotion
-		if quiet && !movegen.InCheck(p) && !search.IsMate(res.Score) {
+		if quiet && !movegen.InCheck(p) && !search.IsMate(score) {
 			fens = append(fens, p.FEN())
 		}
 		p.Make(res.Best)

@@ -198,7 +198,7 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		if ctx.Err() != nil {
 			return recs, Draw, false
 		}
-		if mathx.Abs(res.Score) <= opt.MaxStartScore {
+		if mathx.Abs(search.Value(res.Score)) <= opt.MaxStartScore {
 			s.Clear() // the game is the same as without the check
 			break
 		}
@@ -229,13 +229,14 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		if res.Best == board.NoMove {
 			return recs, Draw, false // cannot happen in an ongoing game
 		}
-		white := res.Score
+		score := search.Value(res.Score)
+		white := score
 		if p.Side() == board.Black {
 			white = -white
 		}
 		quiet := p.CapturedPiece(res.Best) == board.NoPiece && res.Best.Kind() != board.Promotion
-		if quiet && !search.IsMate(res.Score) && !movegen.InCheck(p) {
-			recs = append(recs, FromPosition(p, res.Score, Draw))
+		if quiet && !search.IsMate(score) && !movegen.InCheck(p) {
+			recs = append(recs, FromPosition(p, score, Draw))
 		}
 		whiteAhead, blackAhead, level = streak(whiteAhead, white >= winScore), streak(blackAhead, white <= -winScore),
 			streak(level, p.FullmoveNumber() >= drawMove && white > -drawScore && white < drawScore)
