@@ -44,6 +44,7 @@
 //   - strength.go: weakened play (difficulties, Skill Level, UCI_Elo).
 //   - tunables.go: the search's parameters, tunable by SPSA, and the
 //     late-move reduction table.
-//   - types.go: scores, limits, and the Info and Result reports.
-//   - mind.go: the Searcher as the interface the UCI loop drives.
+//   - types.go: scores and limits.
+//   - mind.go: the Searcher as a mind.Searcher, and its scores as mind reports.
+//   - settings.go: the options the searcher declares (Hash, strength, NNUE).
 package search

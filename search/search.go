@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -247,21 +248,12 @@ func (s *Searcher) rootMoves(p *board.Position, only []board.Move) []rootMove {
 	movegen.Legal(p, &ml)
 	var root []rootMove
 	for _, m := range ml.Moves() {
-		if len(only) > 0 && !contains(only, m) {
+		if len(only) > 0 && !slices.Contains(only, m) {
 			continue
 		}
 		root = append(root, rootMove{move: m, score: -Infinity, prevScore: -Infinity, passScore: -Infinity})
 	}
 	return root
-}
-
-func contains(ms []board.Move, m board.Move) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 func afterMove(p *board.Position, m board.Move) uint64 {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"strings"
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/mind"
@@ -38,18 +39,8 @@ var difficulties = map[string]Strength{
 // DifficultyStrength returns the Strength of a named level (Easy, Medium,
 // Hard, Max; case-insensitive).
 func DifficultyStrength(name string) (Strength, bool) {
-	st, ok := difficulties[lower(name)]
+	st, ok := difficulties[strings.ToLower(name)]
 	return st, ok
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // SkillStrength maps Stockfish's "Skill Level" 0..20 to a Strength; 20 is full strength.
@@ -83,8 +74,8 @@ type eloRung struct {
 }
 
 // eloLadder: Twofold weakened each way, measured against Stockfish 15.1 with
-// UCI_LimitStrength (scripts/calibrate-elo.sh; the table is in the README,
-// "UCI_Elo calibration"). The Elos rise strictly; the last rung is full
+// UCI_LimitStrength (scripts/calibrate-elo.sh; the table is in
+// docs/strength.md). The Elos rise strictly; the last rung is full
 // strength.
 var eloLadder = []eloRung{
 	// Depth 3: Elo = 1730 - 7.82 × margin, a weighted fit of six 60-game

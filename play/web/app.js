@@ -1,5 +1,5 @@
-// Twofold's board: plain JavaScript over the JSON API (see README, "Play in
-// the browser"). The server holds the game and decides what is legal; the
+// Twofold's board: plain JavaScript over the JSON API (see
+// docs/play.md). The server holds the game and decides what is legal; the
 // page draws its state, offers the legal moves it lists, and asks the
 // engine to answer.
 "use strict";
