@@ -71,28 +71,10 @@
 #   DRY_RUN      1 = as --dry-run
 set -euo pipefail
 
-die() { echo "recipe-nnue.sh: $*" >&2; exit 2; }
-
-ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not inside a git checkout"
-cd "$ROOT"
-
-DRY_RUN=${DRY_RUN:-0}
-INSTALL=0
-STOP_AFTER=
-while [ $# -gt 0 ]; do
-    case $1 in
-        --dry-run) DRY_RUN=1 ;;
-        --install) INSTALL=1 ;;
-        --run-dir) [ $# -ge 2 ] || die "--run-dir needs a directory"; RUN_DIR=$2; shift ;;
-        --stop-after) [ $# -ge 2 ] || die "--stop-after needs a stage"; STOP_AFTER=$2; shift ;;
-        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-        *) die "unknown argument $1 (see --help)" ;;
-    esac
-    shift
-done
-
 STAGES=" hce net1b gen1b net2 gen2 net3 gen3 net4 gen4 net5 gen5 net6 gen6 net8 gen8 net9 gen9 net11 gen9b net12 gen12 net14 check "
-[ -z "$STOP_AFTER" ] || [[ $STAGES == *" $STOP_AFTER "* ]] || die "no stage $STOP_AFTER; the stages:$STAGES"
+# shellcheck source=scripts/recipe-lib.sh
+. "$(dirname "$0")/recipe-lib.sh"
+recipe_init "$@"
 
 RUN_DIR=${RUN_DIR:-runs/recipe-nnue}
 BOOK=${BOOK:-scripts/openings-2moves.epd}
@@ -103,30 +85,6 @@ THREADS=${THREADS:-2}
 DATA=$RUN_DIR/data
 NETS=$RUN_DIR/nets
 TRAIN=("$PYTHON" "$NNUE_TRAIN/nnue_train.py")
-
-# q WORD...: the words quoted for the shell where they need it.
-q() {
-    local w out=()
-    for w in "$@"; do
-        if [[ $w =~ ^[A-Za-z0-9_./,=:+@%-]+$ ]]; then out+=("$w"); else out+=("$(printf '%q' "$w")"); fi
-    done
-    echo "${out[*]}"
-}
-
-# run CMD...: prints the command, then runs it (not with --dry-run).
-run() {
-    q "$@"
-    [ "$DRY_RUN" = 1 ] || "$@"
-}
-
-# stage NAME: announces a stage; stops the script after the --stop-after stage.
-LAST_STAGE=
-stage() {
-    [ -z "$LAST_STAGE" ] || [ "$LAST_STAGE" != "$STOP_AFTER" ] || { echo "# stopped after $STOP_AFTER"; exit 0; }
-    LAST_STAGE=$1
-    echo
-    echo "# == $1: $2"
-}
 
 records() { if [ -f "$1" ]; then echo $(($(stat -c %s "$1") / 32)); else echo 0; fi; }
 
@@ -154,22 +112,13 @@ train() {
 
 d() { local f out=(); for f in "$@"; do out+=("$DATA/$f.bin"); done; echo "${out[@]}"; }
 
-if [ "$DRY_RUN" = 1 ]; then
-    ENGINE=${ENGINE:-$RUN_DIR/engine}
-    echo "# dry run: the commands of every stage, in order (run dir $RUN_DIR)"
-    echo "GOEXPERIMENT=simd go build -o $ENGINE ./cmd/engine"
-else
+if [ "$DRY_RUN" != 1 ]; then
     [ -f "$NNUE_TRAIN/nnue_train.py" ] || die "no $NNUE_TRAIN/nnue_train.py: set NNUE_TRAIN to the NNUE trainer's directory"
     [ -r "$BOOK" ] || die "opening book not readable: $BOOK (set BOOK to an EPD file of openings)"
     "$PYTHON" -c 'import torch, numpy' 2>/dev/null || die "$PYTHON lacks PyTorch or numpy (make py-deps, or set PYTHON)"
     mkdir -p "$DATA" "$NETS"
-    if [ -z "${ENGINE:-}" ]; then
-        ENGINE=$RUN_DIR/engine
-        echo "# building $ENGINE from the working tree"
-        GOEXPERIMENT=${GOEXPERIMENT-simd} go build -o "$ENGINE" ./cmd/engine || die "go build failed"
-    fi
-    [ -x "$ENGINE" ] || die "ENGINE is not an executable: $ENGINE"
 fi
+recipe_engine "$RUN_DIR"
 # The same training flags for every generation from scratch: a random half of each batch
 # mirrored, batch 4096, Adam lr 1e-3 x 0.9 an epoch (the trainer's defaults), 2% held out.
 COMMON=(--batch 4096 --mirror --threads "$THREADS")

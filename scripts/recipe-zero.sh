@@ -75,28 +75,10 @@
 #   DRY_RUN       1 = as --dry-run
 set -euo pipefail
 
-die() { echo "recipe-zero.sh: $*" >&2; exit 2; }
-
-ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not inside a git checkout"
-cd "$ROOT"
-
-DRY_RUN=${DRY_RUN:-0}
-INSTALL=0
-STOP_AFTER=
-while [ $# -gt 0 ]; do
-    case $1 in
-        --dry-run) DRY_RUN=1 ;;
-        --install) INSTALL=1 ;;
-        --run-dir) [ $# -ge 2 ] || die "--run-dir needs a directory"; RUN_DIR=$2; shift ;;
-        --stop-after) [ $# -ge 2 ] || die "--stop-after needs a stage"; STOP_AFTER=$2; shift ;;
-        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-        *) die "unknown argument $1 (see --help)" ;;
-    esac
-    shift
-done
-
 STAGES=" r1 z29 z30 o2 z31 n4x32 n4x32ft round1 round2 round3 round4 "
-[ -z "$STOP_AFTER" ] || [[ $STAGES == *" $STOP_AFTER "* ]] || die "no stage $STOP_AFTER; the stages:$STAGES"
+# shellcheck source=scripts/recipe-lib.sh
+. "$(dirname "$0")/recipe-lib.sh"
+recipe_init "$@"
 
 R=${RUN_DIR:-runs/recipe-zero}
 ONNXRUNTIME=${ONNXRUNTIME:-lib/libonnxruntime.so.1}
@@ -106,65 +88,13 @@ THREADS=${THREADS:-2}
 read -r -a LADDER_SEEDS <<<"${LADDER_SEEDS:-1 2 3}"
 TRAINPY=("$PYTHON" azero/train/train.py)
 
-# q WORD...: the words quoted for the shell where they need it.
-q() {
-    local w out=()
-    for w in "$@"; do
-        if [[ $w =~ ^[A-Za-z0-9_./,=:+@%-]+$ ]]; then out+=("$w"); else out+=("$(printf '%q' "$w")"); fi
-    done
-    echo "${out[*]}"
-}
-
-# run CMD...: prints the command, then runs it (not with --dry-run).
-run() {
-    q "$@"
-    [ "$DRY_RUN" = 1 ] || "$@"
-}
-
-# run_sh SCRIPT: the same for a line of shell; run_bg SCRIPT starts it in the background.
-run_sh() {
-    echo "$1"
-    [ "$DRY_RUN" = 1 ] || bash -c "set -euo pipefail; $1"
-}
-run_bg() {
-    echo "$1 &"
-    [ "$DRY_RUN" = 1 ] || bash -c "set -euo pipefail; $1" &
-}
-
-# done_or FILE: true (and a note) when FILE exists and this is not a dry run.
-done_or() {
-    if [ "$DRY_RUN" != 1 ] && [ -e "$1" ]; then
-        echo "# $1 exists: done"
-        return 0
-    fi
-    return 1
-}
-
-# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage.
-LAST_STAGE=
-stage() {
-    [ -z "$LAST_STAGE" ] || [ "$LAST_STAGE" != "$STOP_AFTER" ] || { echo "# stopped after $STOP_AFTER"; exit 0; }
-    LAST_STAGE=$1
-    echo
-    echo "# == $1: $2"
-}
-
-if [ "$DRY_RUN" = 1 ]; then
-    ENGINE=${ENGINE:-$R/engine}
-    echo "# dry run: the commands of every stage, in order (run dir $R)"
-    echo "GOEXPERIMENT=simd CGO_ENABLED=1 go build -o $ENGINE ./cmd/engine"
-else
+if [ "$DRY_RUN" != 1 ]; then
     [ -f "$ONNXRUNTIME" ] || die "no ONNX Runtime library at $ONNXRUNTIME (make ort, or set ONNXRUNTIME)"
     "$PYTHON" -c 'import torch, numpy, onnx' 2>/dev/null ||
         die "$PYTHON lacks PyTorch, numpy or onnx (make py-deps, or set PYTHON)"
     mkdir -p "$R"
-    if [ -z "${ENGINE:-}" ]; then
-        ENGINE=$R/engine
-        echo "# building $ENGINE from the working tree"
-        GOEXPERIMENT=${GOEXPERIMENT-simd} CGO_ENABLED=1 go build -o "$ENGINE" ./cmd/engine || die "go build failed"
-    fi
-    [ -x "$ENGINE" ] || die "ENGINE is not an executable: $ENGINE"
 fi
+recipe_engine "$R" CGO_ENABLED=1
 
 # loop DIR ITERATIONS FLAGS...: `engine train` until DIR has done ITERATIONS iterations.
 loop() {
