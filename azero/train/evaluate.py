@@ -24,10 +24,10 @@ from model import expected_value, model_from_checkpoint
 
 
 def load_network(path):
-    """A Net in eval mode from a checkpoint (.pt) or an ONNX export (a Net or an Ensemble)."""
+    """A Net in eval mode from a checkpoint (.pt) or an ONNX file export.py wrote."""
     if path.endswith(".onnx"):
-        from onnx_import import network_from_onnx  # needs the onnx package, only here
-        net = network_from_onnx(path)
+        from onnx_import import net_from_onnx  # needs the onnx package, only here
+        net = net_from_onnx(path)
     else:
         net, _ = model_from_checkpoint(path)
     return net.eval()

@@ -3,10 +3,6 @@
   python3 azero/train/export.py --blocks 6 --channels 64 \
       --out azero/onnx/default.onnx --golden azero/onnx/testdata/golden.json
   python3 azero/train/export.py --checkpoint run/checkpoint.pt --out net.onnx
-  python3 azero/train/export.py --members a.onnx b.onnx --out ensemble.onnx
-
-With --members the network is an ensemble (model.Ensemble) of networks exported before,
-of any shapes: one graph computing the mean of their policy logits and of their values.
 
 Without --checkpoint the weights are a fresh, seeded (--seed) random init: that is the
 untrained default network the engine ships with. The golden JSON holds fixed inputs and
@@ -25,7 +21,7 @@ import tempfile
 import numpy as np
 import torch
 
-from model import Ensemble, Inference, Net, count_parameters, model_from_checkpoint, IN_PLANES
+from model import Inference, Net, count_parameters, model_from_checkpoint, IN_PLANES
 
 OPSET = 17
 GOLDEN_SEED = 12345
@@ -103,13 +99,13 @@ def golden_outputs(model, inputs):
 def write_golden(model, path):
     inputs = golden_inputs()
     policy, value = golden_outputs(model, inputs)
-    doc = {"members": [m.net.shape for m in model.members]} if isinstance(model, Ensemble) else \
-        {"blocks": model.blocks, "channels": model.channels}
-    doc.update({
+    doc = {
+        "blocks": model.blocks,
+        "channels": model.channels,
         "inputs": [[_f32(v) for v in x.reshape(-1)] for x in inputs],
         "policy": [[_f32(v) for v in p] for p in policy],
         "value": [_f32(v) for v in value],
-    })
+    }
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".golden-", suffix=".json.tmp", dir=directory)
@@ -127,28 +123,11 @@ def main(argv=None):
     ap.add_argument("--channels", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1, help="torch seed for a fresh (untrained) network")
     ap.add_argument("--checkpoint", help="trainer checkpoint.pt; overrides --blocks/--channels")
-    ap.add_argument("--members", nargs="+", metavar="ONNX",
-                    help="export the ensemble of these networks (files export.py wrote)")
     ap.add_argument("--out", required=True, help="ONNX output path")
     ap.add_argument("--golden", help="also write golden JSON (fixture inputs + PyTorch outputs)")
     args = ap.parse_args(argv)
 
-    if args.checkpoint and args.members:
-        ap.error("--checkpoint and --members exclude each other")
-    if args.members:
-        from onnx_import import net_from_onnx  # needs the onnx package, only here
-        nets = []
-        for path in args.members:
-            try:
-                nets.append(net_from_onnx(path))
-            except Exception as e:  # a missing, corrupt or foreign file: a message, not a trace
-                print("export: --members: %s: %s" % (path, e), file=sys.stderr)
-                return 2
-        if len(nets) < 2:
-            ap.error("--members: an ensemble needs at least two networks")
-        model = Ensemble(nets)
-        src = "the mean of " + ", ".join(args.members)
-    elif args.checkpoint:
+    if args.checkpoint:
         model, ckpt = model_from_checkpoint(args.checkpoint)
         src = "checkpoint %s (step %d)" % (args.checkpoint, ckpt.get("step", 0))
     else:

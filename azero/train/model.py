@@ -127,41 +127,6 @@ class Inference(nn.Module):
         return policy, expected_value(self.net.wdl, v)
 
 
-class Ensemble(nn.Module):
-    """Several Nets (any shapes) as one network: the mean of their policy logits and of
-    their scalar values. Trained on the same games from different starts or in different
-    shapes, their errors differ, so the mean fits held-out games better than any one of
-    them (measured: held-out policy loss 2.35-2.36 against a single 4 x 32 network's
-    2.40, though the ensembles played no better on the ladder). It has no value head of
-    its own: its forward
-    already returns the scalar value in [-1, 1] (wdl False), so Inference passes it on.
-
-    It is an export-time object: train.py trains one Net; export.py --members joins Nets
-    exported before, and onnx_import.members_from_onnx takes such a graph apart again."""
-
-    wdl = False
-
-    def __init__(self, members):
-        super().__init__()
-        if len(members) < 2:
-            raise ValueError("an ensemble needs at least two networks, got %d" % len(members))
-        self.members = nn.ModuleList(Inference(m) for m in members)
-
-    @property
-    def shape(self):
-        return "ensemble of " + shapes(m.net for m in self.members)
-
-    def forward(self, planes):
-        outs = [m(planes) for m in self.members]
-        n = len(outs)
-        return sum(p for p, _ in outs) / n, sum(v for _, v in outs) / n
-
-
-def shapes(nets):
-    """The shapes of several Nets as one phrase ("4x32 + 6x64 wdl"), for messages."""
-    return " + ".join(n.shape for n in nets)
-
-
 def count_parameters(model):
     """Number of trainable parameters (BN running stats are buffers, not counted)."""
     return sum(p.numel() for p in model.parameters() if p.requires_grad)

@@ -17,15 +17,11 @@ them, which leaves the eval-mode function unchanged and makes the training-mode 
 match it (train.py's --init-onnx does both; its checkpoint records that the calibration
 is still to do). Only the functions reading ONNX need the onnx package (Debian's
 python3-onnx).
-
-An ensemble (export.py --members) is several such networks in one graph, run one after
-the other: members_from_onnx returns each as a Net, network_from_onnx the Ensemble that
-evaluate.py measures; net_from_onnx, whose callers train one network, refuses it.
 """
 
 import torch
 
-from model import IN_PLANES, Ensemble, Net, shapes
+from model import IN_PLANES, Net
 
 
 def _conv_pairs(net):
@@ -39,30 +35,15 @@ def _conv_pairs(net):
 
 def net_from_onnx(path):
     """A Net (eval mode) computing the ONNX file's function; ValueError if the graph is
-    not one of export.py's, or is an ensemble (export.py --members) of several."""
-    nets = members_from_onnx(path)
-    if len(nets) > 1:
-        raise ValueError("%s: an ensemble of %d networks (%s), not one network; "
-                         "start from one of the files it was joined from"
-                         % (path, len(nets), shapes(nets)))
-    return nets[0]
-
-
-def network_from_onnx(path):
-    """What the ONNX file computes, in eval mode: a Net, or an Ensemble of them."""
-    nets = members_from_onnx(path)
-    return nets[0] if len(nets) == 1 else Ensemble(nets).eval()
-
-
-def members_from_onnx(path):
-    """The Nets (eval mode) of an ONNX file export.py wrote: one, or an ensemble's
-    members in order. ValueError if the graph is not one of export.py's."""
+    not one of export.py's."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(path)
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    # The weights of the Conv and Gemm (the value head's Linear) nodes, in graph order.
+    # The weights of the Conv and Gemm (the value head's Linear) nodes, in graph order:
+    # the convolutions input conv, 2 per block, policy conv, policy out, value conv; the
+    # dense layers value fc1, fc2.
     layers = {"Conv": [], "Gemm": []}
     for node in model.graph.node:
         if node.op_type not in layers:
@@ -73,22 +54,9 @@ def members_from_onnx(path):
         b = inits[node.input[2]] if len(node.input) > 2 and node.input[2] in inits else None
         layers[node.op_type].append((w, b))
     convs, linears = layers["Conv"], layers["Gemm"]
-    # Members run one after the other, each starting with its input convolution (the
-    # only one reading the 19 input planes) and ending with two dense layers.
-    starts = [i for i, (w, _) in enumerate(convs) if w.ndim == 4 and w.shape[1] == IN_PLANES]
-    if not starts or starts[0] != 0 or len(linears) != 2 * len(starts):
-        raise ValueError("%s: %d convolutions and %d dense layers; not a network export.py wrote"
-                         % (path, len(convs), len(linears)))
-    bounds = starts + [len(convs)]
-    return [_net_from_layers(path, convs[lo:hi], linears[2 * i:2 * i + 2])
-            for i, (lo, hi) in enumerate(zip(bounds, bounds[1:]))]
-
-
-def _net_from_layers(path, convs, linears):
-    """A Net from one member's (weight, bias) pairs: its convolutions in graph order
-    (input conv, 2 per block, policy conv, policy out, value conv) and its two dense
-    layers (value fc1, fc2)."""
-    if len(convs) < 4 or (len(convs) - 4) % 2 or any(b is None for _, b in linears):
+    # One network: its first convolution reads the 19 input planes, two dense layers end it.
+    if (len(convs) < 4 or (len(convs) - 4) % 2 or convs[0][0].ndim != 4 or convs[0][0].shape[1] != IN_PLANES
+            or len(linears) != 2 or any(b is None for _, b in linears)):
         raise ValueError("%s: %d convolutions and %d dense layers; not a network export.py wrote"
                          % (path, len(convs), len(linears)))
     blocks, channels = (len(convs) - 4) // 2, convs[0][0].shape[0]

@@ -5,7 +5,6 @@ train.py --init-onnx. Run from the repository root:
 """
 
 import copy
-import json
 import os
 import shutil
 import sys
@@ -17,11 +16,10 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import export  # noqa: E402
 import train  # noqa: E402
 from export import export_onnx  # noqa: E402
-from model import IN_PLANES, Ensemble, Inference, Net  # noqa: E402
-from onnx_import import calibrate_batchnorm, members_from_onnx, net_from_onnx, network_from_onnx  # noqa: E402
+from model import IN_PLANES, Inference, Net  # noqa: E402
+from onnx_import import calibrate_batchnorm, net_from_onnx  # noqa: E402
 from test_train import run_main, write_learnable_chunks  # noqa: E402
 
 SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "onnx", "default.onnx")
@@ -75,55 +73,6 @@ class TestOnnxImport(unittest.TestCase):
             self.assertTrue(torch.allclose(v0, v1, atol=1e-5), (v0 - v1).abs().max())
             self.assertGreater(p0.std().item(), 0.1, "outputs must depend on the weights")
 
-    def test_ensemble_export_and_import(self):
-        # export.py --members joins networks of different shapes and value heads into one
-        # graph computing the mean of their outputs; members_from_onnx takes it apart in
-        # order, net_from_onnx refuses it by name, and the golden file matches.
-        nets = [trained_looking(2, 16, False, seed=11), trained_looking(3, 8, True, seed=12)]
-        paths = []
-        for i, net in enumerate(nets):
-            paths.append(os.path.join(self.dir, "m%d.onnx" % i))
-            export_onnx(net, paths[-1])
-        ens, gold = os.path.join(self.dir, "ens.onnx"), os.path.join(self.dir, "ens.json")
-        rc, out, err = run_main(export.main, ["--members"] + paths + ["--out", ens, "--golden", gold])
-        self.assertEqual(rc, 0, err)
-        self.assertIn("ensemble of 2x16 + 3x8 wdl", out)
-        back = members_from_onnx(ens)
-        self.assertEqual([n.shape for n in back], ["2x16", "3x8 wdl"])
-        x = random_planes(16, seed=13)
-        (p0, v0), (p1, v1) = outputs(nets[0], x), outputs(nets[1], x)
-        pe, ve = outputs(network_from_onnx(ens), x)
-        self.assertTrue(torch.allclose(pe, (p0 + p1) / 2, atol=1e-4), (pe - (p0 + p1) / 2).abs().max())
-        self.assertTrue(torch.allclose(ve, (v0 + v1) / 2, atol=1e-5))
-        self.assertGreater((pe - p0).abs().max().item(), 1e-2, "both members count")
-        with self.assertRaisesRegex(ValueError, "an ensemble of 2 networks"):
-            net_from_onnx(ens)
-        with open(gold) as f:
-            golden = json.load(f)
-        self.assertEqual(golden["members"], ["2x16", "3x8 wdl"])
-        inputs = torch.from_numpy(np.array(golden["inputs"], np.float32).reshape(-1, IN_PLANES, 8, 8))
-        pg, vg = outputs(Ensemble(nets), inputs)
-        np.testing.assert_allclose(pg.numpy(), np.array(golden["policy"], np.float32), rtol=0, atol=1e-5)
-        np.testing.assert_allclose(vg.numpy()[:, 0], np.array(golden["value"], np.float32), rtol=0, atol=1e-6)
-        # train.py --init-onnx (engine train --init-network) starts from the first member.
-        run = os.path.join(self.dir, "run")
-        rc, out, err = run_main(train.main, ["--run-dir", run, "--init-only", "--init-onnx", ens, "--device", "cpu"])
-        self.assertEqual(rc, 0, err)
-        self.assertIn("is an ensemble of 2x16 + 3x8 wdl; starting from its first member", err)
-        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
-        self.assertEqual((ckpt["blocks"], ckpt["channels"]), (2, 16))
-
-    def test_ensemble_refusals(self):
-        with self.assertRaises(ValueError):
-            Ensemble([trained_looking(1, 8, False, seed=1)])
-        net = os.path.join(self.dir, "n.onnx")
-        export_onnx(trained_looking(1, 8, False, seed=2), net)
-        rc, out, err = run_main(export.main, ["--members", net, os.path.join(self.dir, "missing.onnx"),
-                                             "--out", os.path.join(self.dir, "e.onnx")])
-        self.assertEqual(rc, 2)
-        self.assertIn("missing.onnx", err)
-        self.assertFalse(os.path.exists(os.path.join(self.dir, "e.onnx")))
-
     def test_calibration_keeps_eval_and_fixes_training_mode(self):
         net = trained_looking(2, 16, False, seed=7)
         path = os.path.join(self.dir, "n.onnx")
@@ -149,6 +98,24 @@ class TestOnnxImport(unittest.TestCase):
     def test_shipped_network(self):
         net = net_from_onnx(SHIPPED)
         self.assertEqual((net.blocks, net.channels, net.wdl), (4, 32, False))
+
+    def test_two_networks_in_one_graph(self):
+        # A graph that runs two networks is not one export.py writes: refused, not misread.
+        class Two(torch.nn.Module):
+            wdl = False
+
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = trained_looking(1, 8, False, seed=5), trained_looking(1, 8, False, seed=6)
+
+            def forward(self, planes):
+                (pa, va), (pb, vb) = self.a(planes), self.b(planes)
+                return pa + pb, va + vb
+
+        path = os.path.join(self.dir, "two.onnx")
+        export_onnx(Two().eval(), path)
+        with self.assertRaisesRegex(ValueError, "not a network export.py wrote"):
+            net_from_onnx(path)
 
     def test_not_a_network(self):
         bad = os.path.join(self.dir, "bad.onnx")

@@ -94,7 +94,7 @@ import torch.nn.functional as F
 
 from chunks import list_chunks, read_chunks
 from export import export_onnx
-from model import Inference, Net, count_parameters, shapes
+from model import Inference, Net, count_parameters
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
@@ -288,16 +288,11 @@ def load_or_create(args, device):
         return model, opt, int(ckpt["step"]), False
     torch.manual_seed(args.seed)
     if args.init_onnx:
-        from onnx_import import members_from_onnx  # needs the onnx package, only here
+        from onnx_import import net_from_onnx  # needs the onnx package, only here
         try:
-            nets = members_from_onnx(args.init_onnx)
+            model = net_from_onnx(args.init_onnx)
         except (OSError, ValueError) as e:
             raise SystemExit("--init-onnx: %s" % e)
-        # One network trains: of an ensemble (export.py --members), its first member.
-        model = nets[0]
-        if len(nets) > 1:
-            log("%s is an ensemble of %s; starting from its first member"
-                % (args.init_onnx, shapes(nets)))
         setattr(model, NEEDS_CALIBRATION, True)
         model.to(device)
         return model, make_optimizer(model, args.lr, args.l2), 0, True
