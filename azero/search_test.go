@@ -342,14 +342,20 @@ func TestStopDoesNotWaitForTheBatchInFlight(t *testing.T) {
 // its final line, and every report but the final one shows a new move.
 func TestReportsOnBestMoveChange(t *testing.T) {
 	s := New(BackendFunc(func(b int) (Evaluator, error) { return hashed{b}, nil }), opts(1, 4))
-	var firsts []board.Move
+	var infos []mind.Info
 	s.Search(board.StartPosition(), timeman.Limits{Nodes: 3000}, func(i mind.Info) {
 		require.NotEmpty(t, i.PV)
-		firsts = append(firsts, i.PV[0])
+		infos = append(infos, i)
 	})
-	require.Greater(t, len(firsts), 2, "only the final report")
-	for i := 1; i < len(firsts)-1; i++ {
-		assert.NotEqual(t, firsts[i-1], firsts[i], "report %d repeats the best move", i)
+	require.Greater(t, len(infos), 2, "only the final report")
+	// Between the first and the final report, a report comes when the best
+	// move changes, or when a second has passed since the last one (a slow
+	// or loaded machine); never more often with the same best move.
+	for i := 1; i < len(infos)-1; i++ {
+		if infos[i].PV[0] == infos[i-1].PV[0] {
+			assert.GreaterOrEqual(t, infos[i].Time-infos[i-1].Time, 900*time.Millisecond,
+				"report %d repeats the best move %v within a second", i, infos[i].PV[0])
+		}
 	}
 }
 
