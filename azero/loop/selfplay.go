@@ -18,7 +18,7 @@ import (
 // offset. Anything of the iteration beyond it was written by a loop killed
 // before it could record it, and is discarded on resume.
 type SelfPlayProgress struct {
-	Iteration int      `json:"iteration"` // or the round
+	Iteration int      `json:"iteration"`  // or the round
 	Games     int      `json:"games"`      // games in Chunks
 	PGNOffset int64    `json:"pgn_offset"` // size of games.pgn after those games
 	Chunks    []string `json:"chunks"`     // the iteration's chunk files, by name
@@ -32,7 +32,7 @@ func (c *Config) selfplayIteration(it int, st *State, statePath string) error {
 		prefix: fmt.Sprintf("iter%04d-", it), games: c.GamesPerIter, network: c.path(st.Best),
 		cfg: c.SelfPlay, seed: c.SelfPlay.Seed*1_000_003 + uint64(it), load: c.Load, out: c.Out,
 		progress: &st.SelfPlay, save: func() error { return saveState(statePath, *st) },
-		report: func(s azero.SelfPlayStats) { fmt.Fprintf(c.Out, "selfplay %s\n", s) },
+		report: func(_ int, s azero.SelfPlayStats) { fmt.Fprintf(c.Out, "selfplay %s\n", s) },
 	})
 }
 
@@ -53,7 +53,9 @@ type gamesJob struct {
 	// writes to disk.
 	progress **SelfPlayProgress
 	save     func() error
-	report   func(azero.SelfPlayStats) // after every chunk
+	// report gets the running stats after every chunk, and the games of
+	// the killed attempts before (not in the stats).
+	report func(before int, s azero.SelfPlayStats)
 }
 
 // playGames plays a batch of self-play games, continuing a killed attempt:
@@ -141,7 +143,7 @@ func playGames(j gamesJob) error {
 	// those whose games s counts.
 	cfg.Progress = func(s azero.SelfPlayStats) {
 		if j.report != nil {
-			j.report(s)
+			j.report(done, s)
 		}
 		if recordErr != nil {
 			return
