@@ -270,6 +270,9 @@ func RunRounds(c *Rounds) error {
 		if err := json.Unmarshal(data, &r.st); err != nil {
 			return fmt.Errorf("%s: %v", r.statePath, err)
 		}
+		if r.st.Stage == "" || r.st.Best == "" {
+			return fmt.Errorf("%s is not the state of rounds (engine climb); use another run directory", r.statePath)
+		}
 	}
 	start := time.Now()
 	for c.Rounds == 0 || r.st.Round <= c.Rounds {
