@@ -292,7 +292,7 @@ func (r *roundsRun) stage(start time.Time) error {
 	st := &r.st
 	k, dir := st.Round, roundDir(st.Round)
 	candidate := filepath.Join(dir, "network.onnx")
-	r.logf("== round %d: %s; network %s; %d games, %.1f CPU-hours so far; %s in this run", k, st.Stage, st.Best,
+	r.logf("== round %d: %s; current network %s; %d games, %.1f CPU-hours so far; %s in this run", k, st.Stage, st.Best,
 		st.Games, st.CPUSeconds/3600, time.Since(start).Round(time.Second))
 	if k == 0 {
 		candidate = st.Best
