@@ -390,6 +390,9 @@ func (r *roundsRun) stage(start time.Time) error {
 // the ladder is the judge.
 func (r *roundsRun) heldOut(k int, dir, parent, candidate string) {
 	res, err := r.Trainer.HeldOut(r.path(dir, "set"), r.path(parent), r.path(candidate))
+	if err == nil && len(res) != 2 {
+		err = fmt.Errorf("%d results for 2 networks", len(res))
+	}
 	if err == nil {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		err = writeFile(r.path(dir, "heldout.json"), append(data, '\n'))

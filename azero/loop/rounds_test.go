@@ -421,4 +421,8 @@ func TestRoundsNeedTheirParts(t *testing.T) {
 	c.InitNetwork = nil
 	assert.ErrorContains(t, RunRounds(c), "a new run needs a starting network")
 	assert.NoFileExists(t, filepath.Join(c.RunDir, "state.json"))
+	// The run directory of an engine train loop is not taken for one of rounds.
+	c = testRounds(t, &stubTrainer{})
+	require.NoError(t, os.WriteFile(filepath.Join(c.RunDir, "state.json"), []byte(`{"iteration": 3, "phase": "gate", "best": "nets/iter-0002.onnx"}`), 0o644))
+	assert.ErrorContains(t, RunRounds(c), "is not the state of rounds (engine climb); use another run directory")
 }
