@@ -116,6 +116,9 @@ perft-suites: build
 SMOKE := $(shell mktemp -u /tmp/twofold-smoke-XXXXXX)
 TINY  := --games 4 --parallel 4 --playouts 8 --max-plies 80 --steps 3 --batch 32 --blocks 1 --channels 8 \
          --gate-games 2 --gate-playouts 8 --ladder-every 1 --ladder-games 2 --ladder-playouts 8 --workers 1 --q-ratio 0.5
+TINY_CLIMB := --games 8 --chunk-games 1 --workers 1 --parallel 4 --playouts 8 --fast-playouts 4 --gumbel 4 --max-plies 80 \
+         --holdout 2 --steps 3,2 --lr 0.01,0.001 --batch 32 --threads 1 --ladder-games 2 --ladder-playouts 8 \
+         --ladder-rungs random,greedy --ladder-seeds 1,2 --progress 0s --python $(PYTHON)
 train-smoke: build py-deps
 	$(RUN_BIN) train --run-dir $(SMOKE) --iterations 1 $(TINY) > $(SMOKE).log 2>&1 || (cat $(SMOKE).log; exit 1)
 	$(RUN_BIN) train --run-dir $(SMOKE) --iterations 2 $(TINY) > $(SMOKE).log2 2>&1 || (cat $(SMOKE).log2; exit 1)
@@ -129,6 +132,17 @@ train-smoke: build py-deps
 	$(RUN_BIN) train --run-dir $(SMOKE)-wdl --iterations 1 $(TINY) --wdl --ladder-every 0 > $(SMOKE).log3 2>&1 || (cat $(SMOKE).log3; exit 1)
 	grep -q 'x8 WDL net' $(SMOKE).log3 && grep -q '^gate: nets/iter-0001.onnx' $(SMOKE).log3 && test -s $(SMOKE)-wdl/nets/iter-0001.onnx
 	rm -rf $(SMOKE) $(SMOKE)-wdl $(SMOKE).log $(SMOKE).log2 $(SMOKE).log3
+	# The rounds of engine climb in miniature, from the embedded network: self-play, sample set,
+	# two training segments, held-out loss, ladder under two seeds, the promotion test, the
+	# curve; then a second invocation must go on with round 2 (every candidate promoted).
+	$(RUN_BIN) climb --run-dir $(SMOKE)-climb --rounds 1 $(TINY_CLIMB) > $(SMOKE).log4 2>&1 || (cat $(SMOKE).log4; exit 1)
+	grep -q '^round 1 check: held-out loss on ' $(SMOKE).log4 && grep -q '^round 1 promote: round-001/network.onnx against round-000/network.onnx: ' $(SMOKE).log4
+	$(RUN_BIN) climb --run-dir $(SMOKE)-climb --rounds 2 --always-promote $(TINY_CLIMB) > $(SMOKE).log5 2>&1 || (cat $(SMOKE).log5; exit 1)
+	grep -q '^== round 2: selfplay;' $(SMOKE).log5 && ! grep -q '^== round [01]: ' $(SMOKE).log5 && grep -q '^done: 2 rounds; the current network is .*/round-002/network.onnx' $(SMOKE).log5
+	test -s $(SMOKE)-climb/round-002/network.onnx && test -s $(SMOKE)-climb/round-002/network.pt && test -s $(SMOKE)-climb/round-002/heldout.json && cmp -s $(SMOKE)-climb/best.onnx $(SMOKE)-climb/round-002/network.onnx
+	test $$(wc -l < $(SMOKE)-climb/curve.csv) -eq 4 && test $$(wc -l < $(SMOKE)-climb/rounds.csv) -eq 3 && test -s $(SMOKE)-climb/curve.png
+	test $$(grep -c '^\[Event "Twofold ladder, round-002/network.onnx, seed 2"' $(SMOKE)-climb/round-002/ladder/8p-2g-greedy+random/seed-2.pgn) -eq 4
+	rm -rf $(SMOKE)-climb $(SMOKE).log4 $(SMOKE).log5
 
 # The UCI stress fuzzer (ucifuzz) against the built engine: both minds,
 # mutated commands, FENs, options, absurd numbers, huge lines and go/stop/

@@ -13,6 +13,9 @@ type ClimbConfig struct {
 	Seed     uint64
 	Rungs    []string // only these rungs (nil: all)
 	PGN      *PGNLog  // every game (nil: none)
+	// Progress, if not nil, gets the score against a rung after each of
+	// its games (done: the games played against it), one call at a time.
+	Progress func(rung string, done int, s Score)
 }
 
 // Climb plays a subject against every rung, c.Workers rungs at a time.
@@ -55,8 +58,13 @@ func Climb(newSubject func() (Player, error), subject string, c ClimbConfig, don
 			if cl, ok := p.(interface{ Close() }); ok {
 				defer cl.Close()
 			}
-			s := Match(p, rung, c.Games, c.MaxPlies, func(done int, _ Score, g GameResult) {
+			s := Match(p, rung, c.Games, c.MaxPlies, func(done int, s Score, g GameResult) {
 				c.PGN.MatchGame(g, subject, rung.Name(), done)
+				if c.Progress != nil {
+					mu.Lock()
+					c.Progress(rung.Name(), done, s)
+					mu.Unlock()
+				}
 			})
 			results[i] = RungResult{Name: rung.Name(), Score: s}
 			if done != nil {

@@ -29,9 +29,14 @@ func TestClimb(t *testing.T) {
 	var closed atomic.Int32
 	var seeds atomic.Uint64
 	var reported []string
+	games := map[string][]int{}
+	progress := func(rung string, done int, s ladder.Score) {
+		assert.Equal(t, done, s.Games(), rung)
+		games[rung] = append(games[rung], done)
+	}
 	results, err := ladder.Climb(func() (ladder.Player, error) {
 		return closing{ladder.NewRandom(seeds.Add(1)), &closed}, nil
-	}, "subject", ladder.ClimbConfig{Games: 2, MaxPlies: 30, Workers: 2, Seed: 1, Rungs: []string{"greedy", "random"}, PGN: log},
+	}, "subject", ladder.ClimbConfig{Games: 2, MaxPlies: 30, Workers: 2, Seed: 1, Rungs: []string{"greedy", "random"}, PGN: log, Progress: progress},
 		func(rung string, s ladder.Score) { reported = append(reported, rung) })
 	require.NoError(t, err)
 	require.NoError(t, log.Close())
@@ -42,6 +47,7 @@ func TestClimb(t *testing.T) {
 		assert.Equal(t, 2, r.Score.Games(), r.Name)
 	}
 	assert.ElementsMatch(t, []string{"random", "greedy"}, reported)
+	assert.Equal(t, map[string][]int{"random": {1, 2}, "greedy": {1, 2}}, games, "Progress after every game")
 	assert.Equal(t, int32(2), closed.Load(), "one subject player per rung, each closed")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -5,6 +5,7 @@
 #
 #   scripts/gpu-zero-loop.sh prepare     # on a machine with Go: build the bundle into BUNDLE (git-ignored)
 #   scripts/gpu-zero-loop.sh run         # on the GPU machine, from the checkout's root, BUNDLE beside it
+#   scripts/gpu-zero-loop.sh climb       # the same for the rounds of `engine climb` instead of the loop
 #
 # prepare builds a cgo `engine` (dynamically linked: it needs glibc 2.34 or newer; the building
 # machine's glibc is copied into BUNDLE/glibc as a fallback for older ones), copies
@@ -17,15 +18,24 @@
 #   nets.tar.gz      the run directory without its chunks: nets/*.onnx, state.json, gating.csv,
 #                    games.pgn and trainer/checkpoint.pt (resume: unpack, add chunks, same flags)
 #   chunks.tar.gz    the newest CHUNKS chunk files (the replay window a resumed run trains on)
+# climb runs `engine climb --init-network NETWORK` instead (the rounds of policy iteration, with
+# their defaults: 24,000 games a round, the ladder at 800 playouts), self-play and the ladder
+# on the cores less two, the trainer on the GPU (--device auto), for DURATION seconds, and
+# writes machine.txt, climb.log and
+#   climb.tar.gz     the run directory without the chunk files and sample sets of the finished
+#                    rounds (the current round's are in it): unpack it anywhere and run
+#                    `engine climb --run-dir DIR` with the same flags to go on
 #
 # Environment (defaults in brackets; relative paths are from the checkout's root):
 #   BUNDLE     the folder carried to the GPU machine [gpu-bundle]
 #   OUT        where the results go [runs/gpu-zero-loop/out]
-#   RUN        the loop's run directory [runs/gpu-zero-loop/run]
+#   RUN        the run directory [runs/gpu-zero-loop/run; climb: runs/gpu-zero-climb/run]
 #   DURATION   wall seconds of the loop [480]
 #   NETWORK    the starting network [<default>: the embedded one]
 #   WORKERS    self-play workers [cores - 2]
-#   GAMES, STEPS  games and training steps per iteration [32 per worker, 60 per 128 games]
+#   GAMES, STEPS  games and training steps per iteration [32 per worker, 60 per 128 games];
+#              climb: GAMES is the games a round [engine climb's 24,000]
+#   CLIMB_FLAGS   climb: more flags of engine climb (--rounds, --steps, --lr, ...) [none]
 #   CHUNKS     chunk files brought back [64]
 #   RECIPE     the rest of the loop's flags [below; --window 3000: train on every game made,
 #              not only the newest files (the replay window)]
@@ -58,17 +68,12 @@ prepare() {
 	git status --short --ignored "$BUNDLE" | grep -q '^!!' || die "$BUNDLE is not ignored by git"
 }
 
-run() {
+# machine OUT: what runs where into OUT/machine.txt; sets ENG, the engine's command (with the
+# carried glibc where the machine's is too old), and PY, the Python.
+machine() {
 	[ -x "$B/engine" ] || die "no $B/engine: run 'scripts/gpu-zero-loop.sh prepare' first"
-	local out=${OUT:-$ROOT/runs/gpu-zero-loop/out} run=${RUN:-$ROOT/runs/gpu-zero-loop/run} dur=${DURATION:-480}
-	local workers=${WORKERS:-$(($(nproc) - 2))}
-	((workers >= 1)) || workers=1
-	local games=${GAMES:-$((32 * workers))}
-	local steps=${STEPS:-$((games * 60 / 128))}
-	local recipe=${RECIPE:-"--gumbel 16 --playouts 200 --fast-playouts 32 --parallel 16 --max-plies 300 --window 3000 --lr 0.01 --gate-games 0 --ladder-every 0 --seed 20"}
-	local py
-	py=$(command -v python3) || die "no python3"
-	mkdir -p "$out" || die "cannot create $out"
+	PY=$(command -v python3) || die "no python3"
+	mkdir -p "$1" || die "cannot create $1"
 	export PYTHONUNBUFFERED=1
 	# PyTorch 2.6+ loads checkpoints with weights_only=True; the trainer's own are trusted.
 	export TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
@@ -77,20 +82,30 @@ run() {
 		echo "cores $(nproc)"
 		nvidia-smi -L
 		ldd --version | head -1
-		"$py" -c 'import torch, onnx; print("torch", torch.__version__, "onnx", onnx.__version__, "cuda", torch.cuda.is_available())'
-	} >"$out/machine.txt" 2>&1
-	local eng=("$B/engine")
+		"$PY" -c 'import torch, onnx; print("torch", torch.__version__, "onnx", onnx.__version__, "cuda", torch.cuda.is_available())'
+	} >"$1/machine.txt" 2>&1
+	ENG=("$B/engine")
 	if ! "$B/engine" version >/dev/null 2>&1; then
 		chmod +x "$B/glibc/ld-linux-x86-64.so.2"
-		eng=("$B/glibc/ld-linux-x86-64.so.2" --library-path "$B/glibc" "$B/engine")
-		echo "the engine needs a newer glibc: using the carried one" >>"$out/machine.txt"
+		ENG=("$B/glibc/ld-linux-x86-64.so.2" --library-path "$B/glibc" "$B/engine")
+		echo "the engine needs a newer glibc: using the carried one" >>"$1/machine.txt"
 	fi
-	"${eng[@]}" version >>"$out/machine.txt" 2>&1
+	"${ENG[@]}" version >>"$1/machine.txt" 2>&1
+}
+
+run() {
+	local out=${OUT:-$ROOT/runs/gpu-zero-loop/out} run=${RUN:-$ROOT/runs/gpu-zero-loop/run} dur=${DURATION:-480}
+	local workers=${WORKERS:-$(($(nproc) - 2))}
+	((workers >= 1)) || workers=1
+	local games=${GAMES:-$((32 * workers))}
+	local steps=${STEPS:-$((games * 60 / 128))}
+	local recipe=${RECIPE:-"--gumbel 16 --playouts 200 --fast-playouts 32 --parallel 16 --max-plies 300 --window 3000 --lr 0.01 --gate-games 0 --ladder-every 0 --seed 20"}
+	machine "$out"
 	echo "workers $workers games $games steps $steps duration $dur s: $recipe" >>"$out/machine.txt"
 	cat "$out/machine.txt"
 	# shellcheck disable=SC2086 # RECIPE is a list of flags
-	timeout -k 20 -s INT "$dur" "${eng[@]}" train --run-dir "$run" --init-network "${NETWORK:-<default>}" \
-		--trainer "$ROOT/azero/train" --python "$py" --onnxruntime "$B/libonnxruntime.so.1" \
+	timeout -k 20 -s INT "$dur" "${ENG[@]}" train --run-dir "$run" --init-network "${NETWORK:-<default>}" \
+		--trainer "$ROOT/azero/train" --python "$PY" --onnxruntime "$B/libonnxruntime.so.1" \
 		--workers "$workers" --games "$games" --steps "$steps" $recipe >"$out/loop.log" 2>&1
 	echo "loop exit status $? (124: stopped after $dur s)" | tee -a "$out/machine.txt"
 	tail -20 "$out/loop.log"
@@ -101,8 +116,37 @@ run() {
 	ls -la "$out"
 }
 
+# climb: the rounds of `engine climb` for DURATION seconds, self-play and the ladder on the cores,
+# the trainer on the GPU; OUT/climb.tar.gz is the run directory without the chunk files and
+# sample sets of the finished rounds, enough for the same command to resume it anywhere.
+climb() {
+	local out=${OUT:-$ROOT/runs/gpu-zero-loop/out} run=${RUN:-$ROOT/runs/gpu-zero-climb/run} dur=${DURATION:-480}
+	local workers=${WORKERS:-$(($(nproc) - 2))}
+	((workers >= 1)) || workers=1
+	local flags=${CLIMB_FLAGS:-}
+	machine "$out"
+	echo "climb: workers $workers duration $dur s: ${GAMES:+--games $GAMES }$flags" >>"$out/machine.txt"
+	cat "$out/machine.txt"
+	# shellcheck disable=SC2086 # CLIMB_FLAGS is a list of flags
+	timeout -k 20 -s INT "$dur" "${ENG[@]}" climb --run-dir "$run" --init-network "${NETWORK:-<default>}" \
+		--trainer "$ROOT/azero/train" --python "$PY" --onnxruntime "$B/libonnxruntime.so.1" --device auto \
+		--workers "$workers" --ladder-workers "$workers" ${GAMES:+--games "$GAMES"} $flags >"$out/climb.log" 2>&1
+	echo "climb exit status $? (124: stopped after $dur s)" | tee -a "$out/machine.txt"
+	tail -20 "$out/climb.log"
+	local cur d skip=()
+	cur=$(sed -n 's/^ *"round": \([0-9]*\),*$/\1/p' "$run/state.json" 2>/dev/null | head -1)
+	for d in "$run"/round-*/; do
+		d=${d%/}
+		d=${d##*/}
+		[ "$((10#${d#round-}))" = "${cur:--1}" ] || skip+=(--exclude="./$d/chunks" --exclude="./$d/set")
+	done
+	tar -czf "$out/climb.tar.gz" -C "$run" --exclude=./lock "${skip[@]}" . || echo "could not pack the run directory"
+	ls -la "$out"
+}
+
 case "${1:-}" in
 prepare) prepare ;;
 run) run ;;
-*) die "usage: scripts/gpu-zero-loop.sh prepare|run" ;;
+climb) climb ;;
+*) die "usage: scripts/gpu-zero-loop.sh prepare|run|climb" ;;
 esac

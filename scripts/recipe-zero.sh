@@ -30,11 +30,13 @@
 #            held out) and a 4 x 32 network from scratch on it, batch 1024: 4,000 +   CPU; minutes
 #            4,000 steps at lr 0.02, 2,000 at 0.002                                  on a GPU
 #   n4x32ft  n4x32 fine-tuned 800 steps at lr 0.003 on the newest 400,000 samples     30 min
-#            (n4x32-ft), and its ladder
-#   round1   n4x32-ft's self-play (recipe B, 64 playouts, 20,743 games, two          2 h
-#            processes of one worker: 46 min), packed into a sample set, n4x32-ft
-#            trained on it, batch 1024: 3,000 steps at lr 0.005, 838 at 0.0005
-#            (50 min) -> w5, and its ladder
+#            (n4x32-ft)
+#   round1   `engine climb` from n4x32-ft (run directory RUN/climb): its round 0       2 h 30
+#            measures n4x32-ft on the ladder; its round 1 is n4x32-ft's self-play
+#            (recipe B, 64 playouts, 20,743 games on two workers: 46 min), packed into
+#            a sample set (the newest 24 chunk files held out), n4x32-ft trained on
+#            it, batch 1024: 3,000 steps at lr 0.005, 838 at 0.0005 (50 min) -> w5,
+#            and w5's ladder
 #   round2   the same from w5: 23,065 games; 1,904 steps at 0.005, 708 at 0.0005    1 h 45
 #            -> rn
 #   round3   the same from rn: 23,277 games; 3,000 steps at 0.01, 702 at 0.001      2 h
@@ -42,26 +44,32 @@
 #   round4   the same from r3h: 24,725 games; 3,000 steps at 0.01, 886 at 0.001     2 h
 #            -> r4n, the shipped network
 #
-# About 18 hours on 2 cores. After n4x32-ft and after every round the new network plays the
-# ladder (800 playouts a move, 50 games a rung against alphabeta-d2 and -d3, under each of
-# LADDER_SEEDS): each round's network scored above its parent's on both rungs over the same
-# 150 games (r4n: 77.3% against d2, 52.7% against d3). A round's training ran against
+# About 18 hours on 2 cores. The rounds are `engine climb --rounds K`, one invocation a round
+# with that round's games, seed and training segments; every network plays the ladder (800
+# playouts a move, 50 games a rung against alphabeta-d2 and -d3, under each of LADDER_SEEDS):
+# each round's network scored above its parent's on both rungs over the same 150 games (r4n:
+# 77.3% against d2, 52.7% against d3), and the rounds here promote every candidate
+# (--always-promote) as the first time, when no test decided; RUN/climb/rounds.csv says what
+# engine climb's promotion test (one standard error) makes of each. A round's training ran against
 # wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
 # rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
 # ones reached, so a rerun needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
 # (scripts/gpu-offline-train.sh runs the same segments there, with their deadlines); DEVICE=cuda
 # here does the same.
 #
-# Resuming: run the same command again. The loops resume from their state.json; a training
-# segment is done when RUN/NAME/segN.done exists (the trainer resumes an interrupted segment
-# at its target step, train.py --target-key); a self-play process is done when its .done file
-# exists (an unfinished one starts again); a sample set when its meta.json exists.
+# Resuming: run the same command again. The loops and the rounds resume from their state.json;
+# a training segment is done when RUN/NAME/segN.done exists (the trainer resumes an interrupted
+# segment at its target step, train.py --target-key); a self-play process is done when its .done
+# file exists (an unfinished one starts again); a sample set when its meta.json exists; a round
+# when its network has been copied to RUN/roundK/NAME.onnx.
 #
 # What is not the same as the first time: the engine (every stage ran on the engine of its
 # day: r1's first iterations gated from the fixed openings, and its iterations 21-37 ran with
 # flags between the two sets here), the games' number where a round also linked in a few
-# hundred games of other seeds (rounds 2 and 3), and wall-clock choices (self-play stopped
-# after a time, not a number of games). Self-play is random: this rebuilds r4n's recipe, not
+# hundred games of other seeds (rounds 2 and 3), wall-clock choices (self-play stopped
+# after a time, not a number of games), and the rounds' self-play (two processes of one
+# worker, seeds 29 and 30 in round 1, where engine climb runs one process of two workers
+# from the first seed). Self-play is random: this rebuilds r4n's recipe, not
 # its bytes; measure the result on the ladder against the shipped network.
 #
 # Environment (defaults in brackets; relative paths are from the checkout's root):
@@ -86,6 +94,7 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 DEVICE=${DEVICE:-auto}
 THREADS=${THREADS:-2}
 read -r -a LADDER_SEEDS <<<"${LADDER_SEEDS:-1 2 3}"
+LADDER_SEEDS_CSV=$(IFS=,; echo "${LADDER_SEEDS[*]}")
 TRAINPY=("$PYTHON" azero/train/train.py)
 
 if [ "$DRY_RUN" != 1 ]; then
@@ -128,50 +137,19 @@ link_chunks() {
     run_sh "for f in $(q "$1")/*.twfc.gz; do ln -sfn \"\$(realpath \"\$f\")\" $(q "$2")/$3\"\${f##*/}\"; done"
 }
 
-# ladder NAME NET: the network against alphabeta-d2 and -d3, 800 playouts, 50 games a rung,
-# under each of LADDER_SEEDS; the results in R/ladder/NAME-seedS.txt.
-ladder() {
-    local s
-    run mkdir -p "$R/ladder"
-    for s in "${LADDER_SEEDS[@]}"; do
-        done_or "$R/ladder/$1-seed$s.txt" && continue
-        local out=$R/ladder/$1-seed$s.txt
-        run_sh "$(q "$ENGINE" ladder --network "$2" --onnxruntime "$ONNXRUNTIME" --playouts 800 --games 50 \
-            --rungs alphabeta-d2,alphabeta-d3 --seed "$s") > $(q "$out.tmp") && mv $(q "$out.tmp" "$out")"
-    done
-}
-
-# round K PARENT NAME SEED1 SEED2 GAMES STEPS1 LR1 STEPS2 LR2: one step of policy iteration.
-round() {
-    local k=$1 parent=$2 name=$3 s1=$4 s2=$5 games=$6 steps1=$7 lr1=$8 steps2=$9 lr2=${10}
-    local dir=$R/round$k s sp=()
-    run mkdir -p "$dir"
-    # Self-play: two processes, one worker each (one a core), GAMES between them.
-    for s in "$s1" "$s2"; do
-        done_or "$dir/sp$s.done" && continue
-        sp+=("$s")
-    done
-    if [ ${#sp[@]} -gt 0 ]; then
-        for s in "${sp[@]}"; do
-            run rm -rf "$dir/sp$s"
-            run_bg "$(q "$ENGINE" selfplay --network "$parent" --onnxruntime "$ONNXRUNTIME" --gumbel 16 \
-                --playouts 64 --fast-playouts 16 --workers 1 --parallel 16 --max-plies 300 --games $(((games + 1) / 2)) \
-                --seed "$s" --chunks "$dir/sp$s/chunks" --pgn "$dir/sp$s/games.pgn") > $(q "$dir/sp$s.log") 2>&1 && touch $(q "$dir/sp$s.done")"
-        done
-        echo wait
-        [ "$DRY_RUN" = 1 ] || wait || true
-        if [ "$DRY_RUN" != 1 ]; then
-            for s in "${sp[@]}"; do [ -e "$dir/sp$s.done" ] || die "self-play seed $s failed: $dir/sp$s.log"; done
-        fi
-    fi
-    # Both processes' chunk files in one directory (links), for one sample set.
-    for s in "$s1" "$s2"; do
-        link_chunks "$dir/sp$s/chunks" "$dir/all" "sp$s-"
-    done
-    sampleset "$dir/all" "$dir/set"
-    segment "$dir/$name" 1 --init-onnx "$parent" --sample-set "$dir/set" --batch 1024 --steps "$steps1" --lr "$lr1"
-    segment "$dir/$name" 2 --sample-set "$dir/set" --batch 1024 --steps "$steps2" --lr "$lr2" --export "$dir/$name.onnx"
-    ladder "$name" "$dir/$name.onnx"
+# climb K NAME SEED GAMES STEPS LRS: round K of `engine climb` from n4x32-ft (run directory
+# R/climb): GAMES self-play games of the current network under SEED, the training segments
+# STEPS at LRS (comma-separated), the ladder; the round's network copied to R/roundK/NAME.onnx.
+climb() {
+    local k=$1 name=$2 seed=$3 games=$4 steps=$5 lrs=$6
+    done_or "$R/round$k/$name.onnx" && return
+    run "$ENGINE" climb --run-dir "$R/climb" --init-network "$R/n4x32/n4x32-ft.onnx" --onnxruntime "$ONNXRUNTIME" \
+        --trainer azero/train --python "$PYTHON" --device "$DEVICE" --threads "$THREADS" --rounds "$k" \
+        --games "$games" --seed "$seed" --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 \
+        --max-plies 300 --holdout 24 --batch 1024 --steps "$steps" --lr "$lrs" --ladder-playouts 800 \
+        --ladder-games 50 --ladder-rungs alphabeta-d2,alphabeta-d3 --ladder-seeds "$LADDER_SEEDS_CSV" --always-promote
+    run mkdir -p "$R/round$k"
+    run cp "$R/climb/$(printf 'round-%03d' "$k")/network.onnx" "$R/round$k/$name.onnx"
 }
 
 # --- from a random network -------------------------------------------------------------------
@@ -233,20 +211,19 @@ if ! done_or "$R/n4x32/eval.txt"; then  # held-out policy loss and value error o
     run_sh "$(q "$PYTHON" azero/train/evaluate.py --sample-set "$R/n4x32/set" "$R/n4x32/n4x32.onnx" \
         "$R/n4x32/n4x32-ft.onnx") > $(q "$R/n4x32/eval.txt.tmp") && mv $(q "$R/n4x32/eval.txt.tmp" "$R/n4x32/eval.txt")"
 fi
-ladder n4x32-ft "$R/n4x32/n4x32-ft.onnx"
 
-# --- four rounds of policy iteration on the CPU ---------------------------------------------------
-stage round1 "n4x32-ft's own games -> w5"
-round 1 "$R/n4x32/n4x32-ft.onnx" w5 29 30 20743 3000 0.005 838 0.0005
+# --- four rounds of policy iteration on the CPU: engine climb -----------------------------------
+stage round1 "n4x32-ft's ladder, then its own games -> w5"
+climb 1 w5 29 20743 3000,838 0.005,0.0005
 stage round2 "w5's own games -> rn"
-round 2 "$R/round1/w5.onnx" rn 35 36 23065 1904 0.005 708 0.0005
+climb 2 rn 35 23065 1904,708 0.005,0.0005
 stage round3 "rn's own games -> r3h"
-round 3 "$R/round2/rn.onnx" r3h 39 40 23277 3000 0.01 702 0.001
+climb 3 r3h 39 23277 3000,702 0.01,0.001
 stage round4 "r3h's own games -> r4n, the shipped network"
-round 4 "$R/round3/r3h.onnx" r4n 41 42 24725 3000 0.01 886 0.001
+climb 4 r4n 41 24725 3000,886 0.01,0.001
 
 echo
-echo "# ladder results (alphabeta-d2, alphabeta-d3; $((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/ladder/"
+echo "# ladder results (alphabeta-d2, alphabeta-d3; $((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv"
 if [ "$INSTALL" = 1 ]; then
     run cp "$R/round4/r4n.onnx" azero/onnx/default.onnx
     echo "# azero/onnx/default.onnx replaced: make build embeds it"

@@ -80,7 +80,7 @@ func LoadState(path string) (State, error) {
 	return st, json.Unmarshal(data, &st)
 }
 
-func saveState(path string, st State) error {
+func saveState(path string, st any) error {
 	data, _ := json.MarshalIndent(st, "", "  ")
 	return writeFile(path, data)
 }

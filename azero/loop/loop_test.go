@@ -28,7 +28,9 @@ type stubTrainer struct {
 	diverge bool // Train fails as train.py does on a non-finite loss
 	poison  bool // Train exports a network with NaN outputs
 	fail    error
+	failOn  string // Train fails with fail only for this job key ("": every job)
 	inits   []NetShape
+	packs   []string // Pack's chunk directories
 }
 
 func (s *stubTrainer) Init(dir string, shape NetShape, export string) error {
@@ -47,7 +49,7 @@ func (s *stubTrainer) Train(dir string, job TrainJob, export string) error {
 	defer s.mu.Unlock()
 	s.jobs = append(s.jobs, job)
 	switch {
-	case s.fail != nil:
+	case s.fail != nil && (s.failOn == "" || s.failOn == job.Key):
 		return s.fail
 	case s.diverge:
 		return fmt.Errorf("%w: train.py exited with status 3", ErrDiverged)
@@ -58,6 +60,9 @@ func (s *stubTrainer) Train(dir string, job TrainJob, export string) error {
 	net := "net " + job.Key
 	if s.poison {
 		net = "nan " + job.Key
+	}
+	if export == "" {
+		return nil
 	}
 	return os.WriteFile(export, []byte(net), 0o644)
 }

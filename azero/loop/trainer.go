@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +51,12 @@ type TrainJob struct {
 	// QRatio blends the search's root value into the value target:
 	// (1-QRatio)*result + QRatio*q (0: the game result alone).
 	QRatio float64
+	// SampleSet, when set, is a sample set (azero/train/sampleset.py)
+	// whose training split is trained on instead of Chunks and Window.
+	SampleSet string
+	// From, when set, is an ONNX network that a trainer without a
+	// checkpoint in its directory starts from (instead of Init's).
+	From string
 }
 
 // ErrDiverged is wrapped by Trainer.Train's error when the loss, weights
@@ -61,6 +69,10 @@ type PyTorch struct {
 	Python  string    // the interpreter, with torch installed
 	Scripts string    // the directory of train.py and plot.py
 	Out     io.Writer // the scripts' output
+	// Device and Threads, when set, are train.py's --device (auto, cpu,
+	// cuda) and --threads.
+	Device  string
+	Threads int
 }
 
 // exitDiverged is train.py's exit status for a non-finite loss or network:
@@ -80,13 +92,61 @@ func (p PyTorch) Init(dir string, shape NetShape, export string) error {
 	return p.run("train.py", append(args, "--export", export)...)
 }
 
-// Train implements Trainer.
+// Train implements Trainer. An empty export exports nothing.
 func (p PyTorch) Train(dir string, j TrainJob, export string) error {
-	return p.run("train.py", "--exit-with-parent", "--target-key", j.Key,
-		"--chunks", j.Chunks, "--window", fmt.Sprint(j.Window),
-		"--run-dir", dir, "--steps", fmt.Sprint(j.Steps), "--batch", fmt.Sprint(j.Batch),
+	args := []string{"--exit-with-parent", "--target-key", j.Key}
+	if j.SampleSet != "" {
+		args = append(args, "--sample-set", j.SampleSet)
+	} else {
+		args = append(args, "--chunks", j.Chunks, "--window", fmt.Sprint(j.Window))
+	}
+	args = append(args, "--run-dir", dir, "--steps", fmt.Sprint(j.Steps), "--batch", fmt.Sprint(j.Batch),
 		"--lr", fmt.Sprint(j.LR), "--l2", fmt.Sprint(j.L2), "--q-ratio", fmt.Sprint(j.QRatio),
-		"--log-every", "50", "--export", export)
+		"--log-every", "50")
+	if j.From != "" {
+		args = append(args, "--init-onnx", j.From)
+	}
+	if p.Device != "" {
+		args = append(args, "--device", p.Device)
+	}
+	if p.Threads > 0 {
+		args = append(args, "--threads", fmt.Sprint(p.Threads))
+	}
+	if export != "" {
+		args = append(args, "--export", export)
+	}
+	return p.run("train.py", args...)
+}
+
+// Pack implements RoundTrainer with sampleset.py.
+func (p PyTorch) Pack(chunks, set string, holdout int) error {
+	return p.run("sampleset.py", "--chunks", chunks, "--out", set, "--holdout", fmt.Sprint(holdout))
+}
+
+// HeldOut implements RoundTrainer with evaluate.py.
+func (p PyTorch) HeldOut(set string, networks ...string) ([]HeldOut, error) {
+	var out bytes.Buffer
+	args := append([]string{filepath.Join(p.Scripts, "evaluate.py"), "--sample-set", set, "--json"}, networks...)
+	cmd := exec.Command(p.Python, args...)
+	cmd.Stdout, cmd.Stderr = &out, p.Out
+	if err := runChild(cmd); err != nil {
+		return nil, fmt.Errorf("evaluate.py %s: %v", args[1:], err)
+	}
+	var res []HeldOut
+	dec := json.NewDecoder(&out)
+	for {
+		var h HeldOut
+		if err := dec.Decode(&h); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("evaluate.py's output: %v", err)
+		}
+		res = append(res, h)
+	}
+	if len(res) != len(networks) {
+		return nil, fmt.Errorf("evaluate.py measured %d of %d networks", len(res), len(networks))
+	}
+	return res, nil
 }
 
 // Plot implements Trainer.

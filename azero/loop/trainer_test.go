@@ -52,3 +52,51 @@ func TestPyTorchTrainer(t *testing.T) {
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, ErrDiverged)
 }
+
+// evaluateStub is evaluate.py's stand-in: one JSON line per network named
+// after --json, as evaluate.py --json prints.
+const evaluateStub = `echo "$0 $*" >> "$STUB_LOG"
+while [ "$1" != "--json" ]; do shift; done; shift
+for n in "$@"; do echo "{\"network\": \"$n\", \"shape\": \"4x32\", \"samples\": 7, \"policy\": 1.5, \"entropy\": 1.25, \"value_mse\": 0.5}"; done`
+
+// The rounds' uses of the scripts: training on a sample set from a
+// network, with the device and threads, a segment that exports nothing,
+// packing, and the held-out loss read from evaluate.py's JSON.
+func TestPyTorchRoundsTrainer(t *testing.T) {
+	scripts := t.TempDir()
+	for s, text := range map[string]string{"train.py": argsStub, "sampleset.py": argsStub, "evaluate.py": evaluateStub} {
+		require.NoError(t, os.WriteFile(filepath.Join(scripts, s), []byte(text), 0o644))
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	t.Setenv("STUB_LOG", log)
+	var out strings.Builder
+	p := PyTorch{Python: "/bin/sh", Scripts: scripts, Out: &out, Device: "cuda", Threads: 2}
+	require.NoError(t, p.Train("/run/round-001/trainer", TrainJob{Key: "round001-seg1", SampleSet: "/run/round-001/set", From: "/run/round-000/network.onnx",
+		Steps: 3000, Batch: 1024, LR: 0.01, L2: 1e-4}, ""))
+	require.NoError(t, p.Train("/run/round-001/trainer", TrainJob{Key: "round001-seg2", SampleSet: "/run/round-001/set",
+		Steps: 900, Batch: 1024, LR: 0.001, L2: 1e-4}, "/run/round-001/network.onnx"))
+	require.NoError(t, p.Pack("/run/round-001/chunks", "/run/round-001/set", 24))
+	res, err := p.HeldOut("/run/round-001/set", "/a.onnx", "/b.onnx")
+	require.NoError(t, err)
+	assert.Equal(t, []HeldOut{
+		{Network: "/a.onnx", Samples: 7, Policy: 1.5, Entropy: 1.25, ValueMSE: 0.5},
+		{Network: "/b.onnx", Samples: 7, Policy: 1.5, Entropy: 1.25, ValueMSE: 0.5},
+	}, res)
+	data, err := os.ReadFile(log)
+	require.NoError(t, err)
+	train, sampleset, evaluate := filepath.Join(scripts, "train.py"), filepath.Join(scripts, "sampleset.py"), filepath.Join(scripts, "evaluate.py")
+	assert.Equal(t, []string{
+		train + " --exit-with-parent --target-key round001-seg1 --sample-set /run/round-001/set --run-dir /run/round-001/trainer --steps 3000 --batch 1024 --lr 0.01 --l2 0.0001 --q-ratio 0 --log-every 50 --init-onnx /run/round-000/network.onnx --device cuda --threads 2",
+		train + " --exit-with-parent --target-key round001-seg2 --sample-set /run/round-001/set --run-dir /run/round-001/trainer --steps 900 --batch 1024 --lr 0.001 --l2 0.0001 --q-ratio 0 --log-every 50 --device cuda --threads 2 --export /run/round-001/network.onnx",
+		sampleset + " --chunks /run/round-001/chunks --out /run/round-001/set --holdout 24",
+		evaluate + " --sample-set /run/round-001/set --json /a.onnx /b.onnx",
+	}, strings.Split(strings.TrimSpace(string(data)), "\n"))
+
+	// A network evaluate.py could not measure is an error.
+	require.NoError(t, os.WriteFile(evaluate, []byte(`echo '{"network": "/a.onnx"}'`), 0o644))
+	_, err = p.HeldOut("/set", "/a.onnx", "/b.onnx")
+	assert.ErrorContains(t, err, "evaluate.py measured 1 of 2 networks")
+	require.NoError(t, os.WriteFile(evaluate, []byte(`exit 2`), 0o644))
+	_, err = p.HeldOut("/set", "/a.onnx")
+	assert.ErrorContains(t, err, "evaluate.py")
+}

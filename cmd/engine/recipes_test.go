@@ -27,8 +27,11 @@ var recipeSteps = map[string][]string{
 	},
 	"recipe-zero.sh": {
 		"train --run-dir runs/recipe-zero/r1 ",
-		"--init-onnx runs/recipe-zero/round3/r3h.onnx --sample-set runs/recipe-zero/round4/set --batch 1024 --steps 3000 --lr 0.01",
-		"--sample-set runs/recipe-zero/round4/set --batch 1024 --steps 886 --lr 0.001 --export runs/recipe-zero/round4/r4n.onnx",
+		"climb --run-dir runs/recipe-zero/climb --init-network runs/recipe-zero/n4x32/n4x32-ft.onnx ",
+		"--rounds 4 --games 24725 --seed 41 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
+			"--max-plies 300 --holdout 24 --batch 1024 --steps 3000,886 --lr 0.01,0.001 --ladder-playouts 800 " +
+			"--ladder-games 50 --ladder-rungs alphabeta-d2,alphabeta-d3 --ladder-seeds 1,2,3",
+		"cp runs/recipe-zero/climb/round-004/network.onnx runs/recipe-zero/round4/r4n.onnx",
 	},
 }
 
