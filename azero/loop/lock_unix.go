@@ -32,7 +32,7 @@ func LockRunDir(dir string) (release func(), err error) {
 		holder := "another process"
 		if data, rerr := os.ReadFile(path); rerr == nil {
 			if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); perr == nil {
-				holder = fmt.Sprintf("another engine train (pid %d)", pid)
+				holder = fmt.Sprintf("another engine train or climb (pid %d)", pid)
 			}
 		}
 		return nil, fmt.Errorf("run directory %s is in use by %s (it holds %s); stop that one first or use another --run-dir", dir, holder, path)

@@ -17,7 +17,7 @@ func TestLoopRunDirLocked(t *testing.T) {
 	require.NoError(t, err)
 	err = Run(c)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "is in use by another engine train (pid")
+	assert.Contains(t, err.Error(), "is in use by another engine train or climb (pid")
 	assert.NoFileExists(t, filepath.Join(c.RunDir, "state.json"))
 	release()
 	require.NoError(t, Run(c))

@@ -124,7 +124,7 @@ func TestTrainRunDirLocked(t *testing.T) {
 	start := time.Now()
 	code, _, stderr := engine(t, "", trainArgs(t, dir, 1)...)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "run directory "+dir+" is in use by another engine train (pid "+strconv.Itoa(os.Getpid())+")")
+	assert.Contains(t, stderr, "run directory "+dir+" is in use by another engine train or climb (pid "+strconv.Itoa(os.Getpid())+")")
 	assert.Less(t, time.Since(start), 5*time.Second, "it must not wait for the lock")
 	_, err = os.Stat(filepath.Join(dir, "state.json"))
 	assert.True(t, os.IsNotExist(err), "the refused loop must not touch the run")
