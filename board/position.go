@@ -68,6 +68,8 @@ type Position struct {
 	key      uint64
 
 	castleRook [4]Square          // rook square per right (index CastlingRights.index)
+	castlePath [4]Bitboard        // squares that must be empty to castle, per right
+	castleWalk [4]Bitboard        // squares the king crosses or lands on, per right
 	castleMask [64]CastlingRights // rights lost when a move starts or ends on the square
 	chess960   bool               // write castling as king-takes-rook and FEN with rook files
 
@@ -116,6 +118,18 @@ func (p *Position) CastlingRook(cr CastlingRights) Square {
 		return NoSquare
 	}
 	return p.castleRook[cr.index()]
+}
+
+// CastlingSquares returns, for a single right still held, the rook's square,
+// the squares that must be empty to castle (those the king and rook cross
+// or land on, but for their own) and the squares the king crosses or lands
+// on (none of which may be attacked). ok is false when the right is gone.
+func (p *Position) CastlingSquares(cr CastlingRights) (rook Square, empty, kingWalk Bitboard, ok bool) {
+	if p.castling&cr == 0 {
+		return NoSquare, 0, 0, false
+	}
+	i := cr.index()
+	return p.castleRook[i], p.castlePath[i], p.castleWalk[i], true
 }
 
 // HalfmoveClock returns the plies since the last capture or pawn move.

@@ -11,6 +11,8 @@ var (
 	pawnAttacks   [2][64]board.Bitboard  // [colour][square]: squares a pawn of that colour attacks
 	between       [64][64]board.Bitboard // squares strictly between two aligned squares, else empty
 	line          [64][64]board.Bitboard // the whole line through two aligned squares, else empty
+	rookRays      [64]board.Bitboard     // rook attacks on an empty board
+	bishopRays    [64]board.Bitboard     // bishop attacks on an empty board
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
@@ -76,6 +78,7 @@ func init() {
 	bishopTable = initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs)
 
 	for a := board.Square(0); a < 64; a++ {
+		rookRays[a], bishopRays[a] = slide(a, 0, rookDirs), slide(a, 0, bishopDirs)
 		for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
 			full := slide(a, 0, dirs)
 			for b := board.Square(0); b < 64; b++ {

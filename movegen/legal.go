@@ -34,7 +34,7 @@ func (ml *MoveList) Contains(m board.Move) bool {
 }
 
 func (ml *MoveList) add(m board.Move) {
-	ml.moves[ml.n] = m
+	ml.moves[uint8(ml.n)] = m // no bounds check; no position has 256 moves
 	ml.n++
 }
 
@@ -46,14 +46,18 @@ func Legal(p *board.Position, ml *MoveList) { generate(p, ml, false) }
 // returns only noisy moves; a search in check should use Legal.
 func Noisy(p *board.Position, ml *MoveList) { generate(p, ml, true) }
 
-// generate is the single legal generator behind Legal and Noisy.
+// generate is the single legal generator behind Legal and Noisy. The order
+// of the moves is part of the engine's behaviour (the search breaks
+// ordering ties by it): king moves, knights, diagonal sliders, orthogonal
+// sliders, pawns (see generatePawns), castling (king side first), and within
+// each group by origin square, then destination square.
 func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	ml.n = 0
 	us, them := p.Side(), p.Side().Other()
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-	checkers := AttackersTo(p, ksq, occ) & theirs
+	checkers := checkersOf(p, ksq, us, theirs, occ)
 
 	// King moves: the king must not step onto a square attacked once it has
 	// left its own square (it would otherwise hide a slider's ray).
@@ -61,11 +65,13 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	if noisyOnly {
 		kingTargets &= theirs
 	}
-	occNoKing := occ &^ board.SquareBB(ksq)
-	for kingTargets != 0 {
-		to := kingTargets.PopLSB()
-		if !Attacked(p, to, them, occNoKing) {
-			ml.add(board.NewMove(ksq, to))
+	if kingTargets != 0 {
+		occNoKing := occ &^ board.SquareBB(ksq)
+		for kingTargets != 0 {
+			to := kingTargets.PopLSB()
+			if !Attacked(p, to, them, occNoKing) {
+				ml.add(board.NewMove(ksq, to))
+			}
 		}
 	}
 	if checkers.More() {
@@ -83,7 +89,7 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 		target &= theirs
 	}
 
-	pinned := pinnedPieces(p, ksq, us, occ)
+	pinned := pinnedPieces(p, ksq, us, them, occ)
 
 	// Knights: a pinned knight can never move.
 	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
@@ -111,23 +117,42 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 
 	generatePawns(p, ml, us, ksq, occ, theirs, target, quietTarget, pinned, noisyOnly)
 
-	if checkers == 0 && !noisyOnly {
+	if checkers == 0 && !noisyOnly && p.Castling()&castlingRightsOf[us] != 0 {
 		generateCastling(p, ml, us, ksq, occ)
 	}
 }
 
+// castlingRightsOf holds both castling rights of each colour.
+var castlingRightsOf = [2]board.CastlingRights{
+	board.WhiteKingside | board.WhiteQueenside,
+	board.BlackKingside | board.BlackQueenside,
+}
+
+// checkersOf returns the enemy pieces (theirs) attacking our king on ksq.
+func checkersOf(p *board.Position, ksq board.Square, us board.Color, theirs, occ board.Bitboard) board.Bitboard {
+	queens := p.PiecesOfType(board.Queen)
+	return (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) |
+		knightAttacks[ksq]&p.PiecesOfType(board.Knight) |
+		BishopAttacks(ksq, occ)&(p.PiecesOfType(board.Bishop)|queens) |
+		RookAttacks(ksq, occ)&(p.PiecesOfType(board.Rook)|queens)) & theirs
+}
+
+// addAll adds a move from from to every square of targets, in square order.
 func addAll(ml *MoveList, from board.Square, targets board.Bitboard) {
+	n := ml.n
 	for targets != 0 {
-		ml.add(board.NewMove(from, targets.PopLSB()))
+		// uint8(n) needs no bounds check, and no position has 256 moves.
+		ml.moves[uint8(n)] = board.NewMove(from, targets.PopLSB())
+		n++
 	}
+	ml.n = n
 }
 
 // pinnedPieces returns our pieces that shield our king from an enemy slider.
-func pinnedPieces(p *board.Position, ksq board.Square, us board.Color, occ board.Bitboard) board.Bitboard {
-	them := us.Other()
+func pinnedPieces(p *board.Position, ksq board.Square, us, them board.Color, occ board.Bitboard) board.Bitboard {
 	queens := p.Pieces(them, board.Queen)
-	snipers := RookAttacks(ksq, 0)&(p.Pieces(them, board.Rook)|queens) |
-		BishopAttacks(ksq, 0)&(p.Pieces(them, board.Bishop)|queens)
+	snipers := rookRays[ksq]&(p.Pieces(them, board.Rook)|queens) |
+		bishopRays[ksq]&(p.Pieces(them, board.Bishop)|queens)
 	var pinned board.Bitboard
 	for snipers != 0 {
 		b := between[ksq][snipers.PopLSB()] & occ
@@ -138,51 +163,75 @@ func pinnedPieces(p *board.Position, ksq board.Square, us board.Color, occ board
 	return pinned & p.Occupancy(us)
 }
 
-// generatePawns adds pushes, captures, promotions and en passant.
+// pawnPush shifts a set of pawns of colour c one rank forward.
+func pawnPush(b board.Bitboard, c board.Color) board.Bitboard {
+	if c == board.White {
+		return b << 8
+	}
+	return b >> 8
+}
+
+// pawnAttackSet returns the squares attacked by pawns of colour c on b.
+func pawnAttackSet(b board.Bitboard, c board.Color) board.Bitboard {
+	if c == board.White {
+		return (b&^board.FileA)<<7 | (b&^board.FileH)<<9
+	}
+	return (b&^board.FileA)>>9 | (b&^board.FileH)>>7
+}
+
+// generatePawns adds, in this order: single pushes (not promoting) of
+// unpinned pawns by destination, their double pushes, their push
+// promotions, the captures of unpinned pawns by origin, the moves of pinned
+// pawns by origin (captures, then push, then double push), en passant.
+// Promotions come as queen, knight, rook, bishop.
 func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Square,
 	occ, theirs, target, quietTarget, pinned board.Bitboard, noisyOnly bool) {
 	pawns := p.Pieces(us, board.Pawn)
-	// Forward is +8 for White and -8 for Black; "up" shifts a set one rank forward.
+	// Forward is +8 for White and -8 for Black.
 	forward := board.Square(8)
-	promoRank, doubleRank := board.Rank8, board.Rank4
-	up := func(b board.Bitboard) board.Bitboard { return b << 8 }
+	promoRank, doubleRank, lastRank := board.Rank8, board.Rank4, board.Rank7
 	if us == board.Black {
 		forward = -8
-		promoRank, doubleRank = board.Rank1, board.Rank5
-		up = func(b board.Bitboard) board.Bitboard { return b >> 8 }
+		promoRank, doubleRank, lastRank = board.Rank1, board.Rank5, board.Rank2
 	}
 	free := pawns &^ pinned
 
 	// Pushes of unpinned pawns (a pinned pawn is handled one by one below).
-	single := up(free) &^ occ
-	double := up(single) &^ occ & doubleRank & quietTarget
+	single := pawnPush(free, us) &^ occ
+	double := pawnPush(single, us) &^ occ & doubleRank & quietTarget
 	single &= quietTarget
 	promos := single & promoRank
 	if !noisyOnly {
+		n := ml.n
 		for b := single &^ promoRank; b != 0; {
 			to := b.PopLSB()
-			ml.add(board.NewMove(to-forward, to))
+			ml.moves[uint8(n)] = board.NewMove(to-forward, to)
+			n++
 		}
 		for b := double; b != 0; {
 			to := b.PopLSB()
-			ml.add(board.NewMove(to-2*forward, to))
+			ml.moves[uint8(n)] = board.NewMove(to-2*forward, to)
+			n++
 		}
+		ml.n = n
 	}
 	for promos != 0 {
 		to := promos.PopLSB()
 		addPromotions(ml, to-forward, to)
 	}
-	// Captures of unpinned pawns, via the attack table of each capture square.
+	// Captures of unpinned pawns, via the attack table of each pawn that
+	// has one (the pawns attacking a target are where an enemy pawn on the
+	// target would attack).
 	captureTargets := target & theirs
-	for b := free; b != 0; {
+	for b := free & pawnAttackSet(captureTargets, us.Other()); b != 0; {
 		from := b.PopLSB()
-		for t := pawnAttacks[us][from] & captureTargets; t != 0; {
-			to := t.PopLSB()
-			if promoRank.Has(to) {
-				addPromotions(ml, from, to)
-			} else {
-				ml.add(board.NewMove(from, to))
+		t := pawnAttacks[us][from] & captureTargets
+		if lastRank.Has(from) {
+			for t != 0 {
+				addPromotions(ml, from, t.PopLSB())
 			}
+		} else {
+			addAll(ml, from, t)
 		}
 	}
 	// Pinned pawns: the same moves, restricted to the pin line.
@@ -234,41 +283,37 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 }
 
 func addPromotions(ml *MoveList, from, to board.Square) {
-	ml.add(board.NewPromotion(from, to, board.Queen))
-	ml.add(board.NewPromotion(from, to, board.Knight))
-	ml.add(board.NewPromotion(from, to, board.Rook))
-	ml.add(board.NewPromotion(from, to, board.Bishop))
+	n := ml.n
+	ml.moves[uint8(n)] = board.NewPromotion(from, to, board.Queen)
+	ml.moves[uint8(n+1)] = board.NewPromotion(from, to, board.Knight)
+	ml.moves[uint8(n+2)] = board.NewPromotion(from, to, board.Rook)
+	ml.moves[uint8(n+3)] = board.NewPromotion(from, to, board.Bishop)
+	ml.n = n + 4
 }
 
-// generateCastling adds castling moves; the side to move is not in check.
-// One rule covers standard chess and Chess960: every square the king and
-// rook cross or land on must be empty (but for the two of them), and no
-// square the king crosses or lands on may be attacked once both have left
-// their squares. Removing the rook matters in Chess960, where it can shield
-// the king's destination from a rook or queen along the back rank.
+// generateCastling adds castling moves, king side first; the side to move
+// is not in check. One rule covers standard chess and Chess960: every square
+// the king and rook cross or land on must be empty (but for the two of
+// them), and no square the king crosses or lands on may be attacked once
+// both have left their squares. Removing the rook matters in Chess960, where
+// it can shield the king's destination from a rook or queen along the back
+// rank.
 func generateCastling(p *board.Position, ml *MoveList, us board.Color, ksq board.Square, occ board.Bitboard) {
-	for _, kingside := range [2]bool{true, false} {
-		rsq := p.CastlingRook(board.CastlingRight(us, kingside))
-		if rsq == board.NoSquare {
+	for _, cr := range [2]board.CastlingRights{board.CastlingRight(us, true), board.CastlingRight(us, false)} {
+		rsq, empty, walk, ok := p.CastlingSquares(cr)
+		if !ok || empty&occ != 0 {
 			continue
 		}
-		m := board.NewCastling(ksq, rsq)
-		kto, rto := m.CastlingKingTo(), m.CastlingRookTo()
-		movers := board.SquareBB(ksq) | board.SquareBB(rsq)
-		path := (between[ksq][kto] | board.SquareBB(kto) | between[rsq][rto] | board.SquareBB(rto)) &^ movers
-		if path&occ != 0 {
-			continue
-		}
-		rest := occ &^ movers
-		ok := true
-		for walk := between[ksq][kto] | board.SquareBB(kto); walk != 0; {
+		rest := occ &^ (board.SquareBB(ksq) | board.SquareBB(rsq))
+		safe := true
+		for walk != 0 {
 			if Attacked(p, walk.PopLSB(), us.Other(), rest) {
-				ok = false
+				safe = false
 				break
 			}
 		}
-		if ok {
-			ml.add(m)
+		if safe {
+			ml.add(board.NewCastling(ksq, rsq))
 		}
 	}
 }
