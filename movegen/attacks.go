@@ -16,8 +16,12 @@ var (
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    []board.Bitboard
-	bishopTable  []board.Bitboard
+	rookTable    []board.Bitboard // rookAttacks, as built by initMagics
+	bishopTable  []board.Bitboard // bishopAttacks, as built by initMagics
+
+	// The lookups index fixed-size arrays: no slice length to load.
+	rookAttacks   [102400]board.Bitboard
+	bishopAttacks [5248]board.Bitboard
 )
 
 // magic holds one square's "fancy magic" lookup: the relevant occupancy mask,
@@ -30,7 +34,8 @@ type magic struct {
 }
 
 func (m *magic) index(occ board.Bitboard) uint32 {
-	return m.offset + uint32((uint64(occ&m.mask)*m.number)>>m.shift)
+	// The mask on the shift count spares the check for counts of 64 and up.
+	return m.offset + uint32((uint64(occ&m.mask)*m.number)>>(m.shift&63))
 }
 
 var (
@@ -74,8 +79,8 @@ func init() {
 		pawnAttacks[board.White][s] = step(-1, 1) | step(1, 1)
 		pawnAttacks[board.Black][s] = step(-1, -1) | step(1, -1)
 	}
-	rookTable = initMagics(&rookMagics, &rookMagicNumbers, rookDirs)
-	bishopTable = initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs)
+	rookTable = rookAttacks[:copy(rookAttacks[:], initMagics(&rookMagics, &rookMagicNumbers, rookDirs))]
+	bishopTable = bishopAttacks[:copy(bishopAttacks[:], initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs))]
 
 	for a := board.Square(0); a < 64; a++ {
 		rookRays[a], bishopRays[a] = slide(a, 0, rookDirs), slide(a, 0, bishopDirs)
@@ -133,12 +138,12 @@ func initMagics(magics *[64]magic, numbers *[64]uint64, dirs [4][2]int) []board.
 
 // RookAttacks returns the squares a rook on s attacks given the occupancy.
 func RookAttacks(s board.Square, occ board.Bitboard) board.Bitboard {
-	return rookTable[rookMagics[s].index(occ)]
+	return rookAttacks[rookMagics[s].index(occ)]
 }
 
 // BishopAttacks returns the squares a bishop on s attacks given the occupancy.
 func BishopAttacks(s board.Square, occ board.Bitboard) board.Bitboard {
-	return bishopTable[bishopMagics[s].index(occ)]
+	return bishopAttacks[bishopMagics[s].index(occ)]
 }
 
 // QueenAttacks returns the squares a queen on s attacks given the occupancy.

@@ -129,12 +129,17 @@ var castlingRightsOf = [2]board.CastlingRights{
 }
 
 // checkersOf returns the enemy pieces (theirs) attacking our king on ksq.
+// Sliders are looked up only when one stands on a ray from the king.
 func checkersOf(p *board.Position, ksq board.Square, us board.Color, theirs, occ board.Bitboard) board.Bitboard {
+	checkers := (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
 	queens := p.PiecesOfType(board.Queen)
-	return (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) |
-		knightAttacks[ksq]&p.PiecesOfType(board.Knight) |
-		BishopAttacks(ksq, occ)&(p.PiecesOfType(board.Bishop)|queens) |
-		RookAttacks(ksq, occ)&(p.PiecesOfType(board.Rook)|queens)) & theirs
+	if diag := (p.PiecesOfType(board.Bishop) | queens) & theirs; bishopRays[ksq]&diag != 0 {
+		checkers |= BishopAttacks(ksq, occ) & diag
+	}
+	if orth := (p.PiecesOfType(board.Rook) | queens) & theirs; rookRays[ksq]&orth != 0 {
+		checkers |= RookAttacks(ksq, occ) & orth
+	}
+	return checkers
 }
 
 // addAll adds a move from from to every square of targets, in square order.
@@ -262,24 +267,30 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 		}
 	}
 
-	// En passant: rare, so test it by looking at the position after the
-	// capture. This covers the captured pawn being the checker, the capture
-	// blocking a check, pins, and the rank discovered check where both pawns
-	// leave the king's rank.
-	ep := p.EnPassant()
-	if ep == board.NoSquare {
-		return
-	}
-	capSq := ep - forward
-	them := us.Other()
-	for b := pawnAttacks[them][ep] & pawns; b != 0; {
-		from := b.PopLSB()
-		after := occ ^ board.SquareBB(from) ^ board.SquareBB(capSq) | board.SquareBB(ep)
-		attackers := AttackersTo(p, ksq, after) & theirs &^ board.SquareBB(capSq)
-		if attackers == 0 {
-			ml.add(board.NewEnPassant(from, ep))
+	// En passant.
+	if ep := p.EnPassant(); ep != board.NoSquare {
+		for b := enPassantOrigins(p, us, ksq, occ, theirs, ep); b != 0; {
+			ml.add(board.NewEnPassant(b.PopLSB(), ep))
 		}
 	}
+}
+
+// enPassantOrigins returns the squares of our pawns that may capture en
+// passant on ep. It is rare, so each capture is tested by looking at the
+// position after it. This covers the captured pawn being the checker, the
+// capture blocking a check, pins, and the rank discovered check where both
+// pawns leave the king's rank.
+func enPassantOrigins(p *board.Position, us board.Color, ksq board.Square, occ, theirs board.Bitboard, ep board.Square) board.Bitboard {
+	capSq := ep ^ 8 // the pawn that double-pushed stands behind the target
+	var origins board.Bitboard
+	for b := pawnAttacks[us.Other()][ep] & p.Pieces(us, board.Pawn); b != 0; {
+		from := b.PopLSB()
+		after := occ ^ board.SquareBB(from) ^ board.SquareBB(capSq) | board.SquareBB(ep)
+		if AttackersTo(p, ksq, after)&theirs&^board.SquareBB(capSq) == 0 {
+			origins |= board.SquareBB(from)
+		}
+	}
+	return origins
 }
 
 func addPromotions(ml *MoveList, from, to board.Square) {
@@ -300,20 +311,24 @@ func addPromotions(ml *MoveList, from, to board.Square) {
 // rank.
 func generateCastling(p *board.Position, ml *MoveList, us board.Color, ksq board.Square, occ board.Bitboard) {
 	for _, cr := range [2]board.CastlingRights{board.CastlingRight(us, true), board.CastlingRight(us, false)} {
-		rsq, empty, walk, ok := p.CastlingSquares(cr)
-		if !ok || empty&occ != 0 {
-			continue
-		}
-		rest := occ &^ (board.SquareBB(ksq) | board.SquareBB(rsq))
-		safe := true
-		for walk != 0 {
-			if Attacked(p, walk.PopLSB(), us.Other(), rest) {
-				safe = false
-				break
-			}
-		}
-		if safe {
+		if rsq, ok := canCastle(p, us, ksq, occ, cr); ok {
 			ml.add(board.NewCastling(ksq, rsq))
 		}
 	}
+}
+
+// canCastle reports whether castling with the right cr is legal, and the
+// rook's square; the side to move is not in check.
+func canCastle(p *board.Position, us board.Color, ksq board.Square, occ board.Bitboard, cr board.CastlingRights) (board.Square, bool) {
+	rsq, empty, walk, ok := p.CastlingSquares(cr)
+	if !ok || empty&occ != 0 {
+		return rsq, false
+	}
+	rest := occ &^ (board.SquareBB(ksq) | board.SquareBB(rsq))
+	for walk != 0 {
+		if Attacked(p, walk.PopLSB(), us.Other(), rest) {
+			return rsq, false
+		}
+	}
+	return rsq, true
 }
