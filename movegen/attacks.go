@@ -186,9 +186,13 @@ func Attacked(p *board.Position, s board.Square, by board.Color, occ board.Bitbo
 		kingAttacks[s]&p.Pieces(by, board.King) != 0 {
 		return true
 	}
+	// Sliders are looked up only when one stands on a ray from s.
 	queens := p.Pieces(by, board.Queen)
-	return BishopAttacks(s, occ)&(p.Pieces(by, board.Bishop)|queens) != 0 ||
-		RookAttacks(s, occ)&(p.Pieces(by, board.Rook)|queens) != 0
+	if diag := p.Pieces(by, board.Bishop) | queens; bishopRays[s]&diag != 0 && BishopAttacks(s, occ)&diag != 0 {
+		return true
+	}
+	orth := p.Pieces(by, board.Rook) | queens
+	return rookRays[s]&orth != 0 && RookAttacks(s, occ)&orth != 0
 }
 
 // Checkers returns the opponent's pieces giving check to the side to move.

@@ -57,9 +57,9 @@ func CountLegal(p *board.Position) int {
 
 	n += countPawnMoves(p, us, ksq, occ, theirs, target, pinned)
 
-	if checkers == 0 && p.Castling()&castlingRightsOf[us] != 0 {
-		for _, cr := range [2]board.CastlingRights{board.CastlingRight(us, true), board.CastlingRight(us, false)} {
-			if _, ok := canCastle(p, us, ksq, occ, cr); ok {
+	if checkers == 0 {
+		for rights := p.Castling() & castlingRightsOf[us]; rights != 0; rights &= rights - 1 {
+			if _, ok := canCastle(p, us, ksq, occ, rights&-rights); ok {
 				n++
 			}
 		}
@@ -92,8 +92,10 @@ func countPawnMoves(p *board.Position, us board.Color, ksq board.Square,
 	}
 	west &= captureTargets
 	east &= captureTargets
-	n := popCount(single&^promoRank) + popCount(double) + popCount(west&^promoRank) + popCount(east&^promoRank) +
-		4*(popCount(single&promoRank)+popCount(west&promoRank)+popCount(east&promoRank))
+	n := popCount(single) + popCount(double) + popCount(west) + popCount(east)
+	if (single|west|east)&promoRank != 0 { // three more for each promotion
+		n += 3 * (popCount(single&promoRank) + popCount(west&promoRank) + popCount(east&promoRank))
+	}
 
 	// Pinned pawns move along the pin line only.
 	for b := pawns & pinned; b != 0; {

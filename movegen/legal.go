@@ -324,11 +324,16 @@ func canCastle(p *board.Position, us board.Color, ksq board.Square, occ board.Bi
 	if !ok || empty&occ != 0 {
 		return rsq, false
 	}
-	rest := occ &^ (board.SquareBB(ksq) | board.SquareBB(rsq))
+	return rsq, castlingWalkSafe(p, us, occ&^(board.SquareBB(ksq)|board.SquareBB(rsq)), walk)
+}
+
+// castlingWalkSafe reports whether no square of walk is attacked, with the
+// king and rook lifted off the board (rest is the occupancy without them).
+func castlingWalkSafe(p *board.Position, us board.Color, rest, walk board.Bitboard) bool {
 	for walk != 0 {
 		if Attacked(p, walk.PopLSB(), us.Other(), rest) {
-			return rsq, false
+			return false
 		}
 	}
-	return rsq, true
+	return true
 }
