@@ -20,7 +20,9 @@ func CountLegal(p *board.Position) int {
 	if kingTargets := kingAttacks[ksq] &^ ours; kingTargets != 0 {
 		occNoKing := occ &^ board.SquareBB(ksq)
 		for kingTargets != 0 {
-			if !Attacked(p, kingTargets.PopLSB(), them, occNoKing) {
+			to := kingTargets.LSB()
+			kingTargets &= kingTargets - 1
+			if !Attacked(p, to, them, occNoKing) {
 				n++
 			}
 		}
@@ -35,11 +37,13 @@ func CountLegal(p *board.Position) int {
 	pinned := pinnedPieces(p, ksq, us, them, occ)
 
 	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
-		n += popCount(knightAttacks[bb.PopLSB()] & target)
+		n += popCount(knightAttacks[bb.LSB()] & target)
+		bb &= bb - 1
 	}
 	queens := p.Pieces(us, board.Queen)
 	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
-		from := bb.PopLSB()
+		from := bb.LSB()
+		bb &= bb - 1
 		t := BishopAttacks(from, occ) & target
 		if pinned.Has(from) {
 			t &= line[ksq][from]
@@ -47,7 +51,8 @@ func CountLegal(p *board.Position) int {
 		n += popCount(t)
 	}
 	for bb := p.Pieces(us, board.Rook) | queens; bb != 0; {
-		from := bb.PopLSB()
+		from := bb.LSB()
+		bb &= bb - 1
 		t := RookAttacks(from, occ) & target
 		if pinned.Has(from) {
 			t &= line[ksq][from]
@@ -99,7 +104,8 @@ func countPawnMoves(p *board.Position, us board.Color, ksq board.Square,
 
 	// Pinned pawns move along the pin line only.
 	for b := pawns & pinned; b != 0; {
-		from := b.PopLSB()
+		from := b.LSB()
+		b &= b - 1
 		pin := line[ksq][from]
 		moves := pawnAttacks[us][from] & captureTargets & pin
 		if one := pawnPush(board.SquareBB(from), us) &^ occ & pin; one != 0 {

@@ -1,6 +1,8 @@
 package movegen
 
 import (
+	"math/bits"
+
 	"github.com/twofold-chess/twofold/board"
 )
 
@@ -68,7 +70,8 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	if kingTargets != 0 {
 		occNoKing := occ &^ board.SquareBB(ksq)
 		for kingTargets != 0 {
-			to := kingTargets.PopLSB()
+			to := kingTargets.LSB()
+			kingTargets &= kingTargets - 1
 			if !Attacked(p, to, them, occNoKing) {
 				ml.add(board.NewMove(ksq, to))
 			}
@@ -93,13 +96,15 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 
 	// Knights: a pinned knight can never move.
 	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
-		from := bb.PopLSB()
+		from := bb.LSB()
+		bb &= bb - 1
 		addAll(ml, from, knightAttacks[from]&target)
 	}
 	// Sliders: a pinned slider may move along its pin line only.
 	queens := p.Pieces(us, board.Queen)
 	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
-		from := bb.PopLSB()
+		from := bb.LSB()
+		bb &= bb - 1
 		t := BishopAttacks(from, occ) & target
 		if pinned.Has(from) {
 			t &= line[ksq][from]
@@ -107,7 +112,8 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 		addAll(ml, from, t)
 	}
 	for bb := p.Pieces(us, board.Rook) | queens; bb != 0; {
-		from := bb.PopLSB()
+		from := bb.LSB()
+		bb &= bb - 1
 		t := RookAttacks(from, occ) & target
 		if pinned.Has(from) {
 			t &= line[ksq][from]
@@ -145,12 +151,20 @@ func checkersOf(p *board.Position, ksq board.Square, us board.Color, theirs, occ
 // addAll adds a move from from to every square of targets, in square order.
 func addAll(ml *MoveList, from board.Square, targets board.Bitboard) {
 	n := ml.n
-	for targets != 0 {
+	origin := board.NewMove(from, 0)
+	for ; targets != 0; targets &= targets - 1 {
 		// uint8(n) needs no bounds check, and no position has 256 moves.
-		ml.moves[uint8(n)] = board.NewMove(from, targets.PopLSB())
+		ml.moves[uint8(n)] = origin | destination(targets)
 		n++
 	}
 	ml.n = n
+}
+
+// destination returns the move bits of the lowest square of a non-empty
+// set as a destination (board.NewMove(0, targets.LSB()), without the
+// round trip through a signed Square).
+func destination(targets board.Bitboard) board.Move {
+	return board.Move(bits.TrailingZeros64(uint64(targets)) << 6)
 }
 
 // pinnedPieces returns our pieces that shield our king from an enemy slider.
@@ -160,7 +174,8 @@ func pinnedPieces(p *board.Position, ksq board.Square, us, them board.Color, occ
 		bishopRays[ksq]&(p.Pieces(them, board.Bishop)|queens)
 	var pinned board.Bitboard
 	for snipers != 0 {
-		b := between[ksq][snipers.PopLSB()] & occ
+		b := between[ksq][snipers.LSB()] & occ
+		snipers &= snipers - 1
 		if b != 0 && !b.More() {
 			pinned |= b
 		}
@@ -207,21 +222,24 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	single &= quietTarget
 	promos := single & promoRank
 	if !noisyOnly {
+		// A push's origin is its destination less forward: as move bits,
+		// to<<6 | to - forward.
 		n := ml.n
-		for b := single &^ promoRank; b != 0; {
-			to := b.PopLSB()
-			ml.moves[uint8(n)] = board.NewMove(to-forward, to)
+		for b := single &^ promoRank; b != 0; b &= b - 1 {
+			to := bits.TrailingZeros64(uint64(b))
+			ml.moves[uint8(n)] = board.Move(to<<6 | (to - int(forward)))
 			n++
 		}
-		for b := double; b != 0; {
-			to := b.PopLSB()
-			ml.moves[uint8(n)] = board.NewMove(to-2*forward, to)
+		for b := double; b != 0; b &= b - 1 {
+			to := bits.TrailingZeros64(uint64(b))
+			ml.moves[uint8(n)] = board.Move(to<<6 | (to - 2*int(forward)))
 			n++
 		}
 		ml.n = n
 	}
 	for promos != 0 {
-		to := promos.PopLSB()
+		to := promos.LSB()
+		promos &= promos - 1
 		addPromotions(ml, to-forward, to)
 	}
 	// Captures of unpinned pawns, via the attack table of each pawn that
@@ -229,11 +247,13 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	// target would attack).
 	captureTargets := target & theirs
 	for b := free & pawnAttackSet(captureTargets, us.Other()); b != 0; {
-		from := b.PopLSB()
+		from := b.LSB()
+		b &= b - 1
 		t := pawnAttacks[us][from] & captureTargets
 		if lastRank.Has(from) {
 			for t != 0 {
-				addPromotions(ml, from, t.PopLSB())
+				addPromotions(ml, from, t.LSB())
+				t &= t - 1
 			}
 		} else {
 			addAll(ml, from, t)
@@ -241,10 +261,12 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	}
 	// Pinned pawns: the same moves, restricted to the pin line.
 	for b := pawns & pinned; b != 0; {
-		from := b.PopLSB()
+		from := b.LSB()
+		b &= b - 1
 		pin := line[ksq][from]
 		for t := pawnAttacks[us][from] & captureTargets & pin; t != 0; {
-			to := t.PopLSB()
+			to := t.LSB()
+			t &= t - 1
 			if promoRank.Has(to) {
 				addPromotions(ml, from, to)
 			} else {
@@ -270,7 +292,8 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	// En passant.
 	if ep := p.EnPassant(); ep != board.NoSquare {
 		for b := enPassantOrigins(p, us, ksq, occ, theirs, ep); b != 0; {
-			ml.add(board.NewEnPassant(b.PopLSB(), ep))
+			ml.add(board.NewEnPassant(b.LSB(), ep))
+			b &= b - 1
 		}
 	}
 }
@@ -284,7 +307,8 @@ func enPassantOrigins(p *board.Position, us board.Color, ksq board.Square, occ, 
 	capSq := ep ^ 8 // the pawn that double-pushed stands behind the target
 	var origins board.Bitboard
 	for b := pawnAttacks[us.Other()][ep] & p.Pieces(us, board.Pawn); b != 0; {
-		from := b.PopLSB()
+		from := b.LSB()
+		b &= b - 1
 		after := occ ^ board.SquareBB(from) ^ board.SquareBB(capSq) | board.SquareBB(ep)
 		if AttackersTo(p, ksq, after)&theirs&^board.SquareBB(capSq) == 0 {
 			origins |= board.SquareBB(from)
@@ -330,8 +354,8 @@ func canCastle(p *board.Position, us board.Color, ksq board.Square, occ board.Bi
 // castlingWalkSafe reports whether no square of walk is attacked, with the
 // king and rook lifted off the board (rest is the occupancy without them).
 func castlingWalkSafe(p *board.Position, us board.Color, rest, walk board.Bitboard) bool {
-	for walk != 0 {
-		if Attacked(p, walk.PopLSB(), us.Other(), rest) {
+	for ; walk != 0; walk &= walk - 1 {
+		if Attacked(p, walk.LSB(), us.Other(), rest) {
 			return false
 		}
 	}

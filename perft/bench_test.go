@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
 )
 
 // The classic speed positions: the start position and Kiwipete (many
@@ -33,4 +34,37 @@ func BenchmarkPerft(b *testing.B) {
 			b.ReportMetric(float64(bp.nodes)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mnps")
 		})
 	}
+}
+
+// BenchmarkPerftListing is BenchmarkPerft with the last ply counted by
+// listing the moves (movegen.Legal) instead of movegen.CountLegal: the
+// speed of the move generator itself, as the search uses it.
+func BenchmarkPerftListing(b *testing.B) {
+	for _, bp := range benchPositions {
+		b.Run(bp.name, func(b *testing.B) {
+			p, err := board.ParseFEN(bp.fen)
+			require.NoError(b, err)
+			lists := make([]movegen.MoveList, bp.depth)
+			b.ReportAllocs()
+			for b.Loop() {
+				require.Equal(b, bp.nodes, countListing(p, bp.depth, lists))
+			}
+			b.ReportMetric(float64(bp.nodes)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mnps")
+		})
+	}
+}
+
+func countListing(p *board.Position, depth int, lists []movegen.MoveList) uint64 {
+	ml := &lists[0]
+	movegen.Legal(p, ml)
+	if depth == 1 {
+		return uint64(ml.Len())
+	}
+	var nodes uint64
+	for _, m := range ml.Moves() {
+		p.Make(m)
+		nodes += countListing(p, depth-1, lists[1:])
+		p.Unmake()
+	}
+	return nodes
 }
