@@ -14,7 +14,25 @@ func CountLegal(p *board.Position) int {
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-	checkers := checkersOf(p, ksq, us, theirs, occ)
+
+	// Checkers and pinned pieces (checkersOf and pinnedPieces, written out
+	// here: calls cost this hot function its registers). An enemy slider
+	// on a ray from the king either checks or may pin.
+	checkers := (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
+	var pinned board.Bitboard
+	queens := p.PiecesOfType(board.Queen)
+	diag := (p.PiecesOfType(board.Bishop) | queens) & theirs & bishopRays[ksq]
+	orth := (p.PiecesOfType(board.Rook) | queens) & theirs & rookRays[ksq]
+	for snipers := diag | orth; snipers != 0; snipers &= snipers - 1 {
+		s := snipers.LSB()
+		switch b := between[ksq][s] & occ; {
+		case b == 0:
+			checkers |= board.SquareBB(s)
+		case !b.More():
+			pinned |= b
+		}
+	}
+	pinned &= ours
 
 	n := 0
 	if kingTargets := kingAttacks[ksq] &^ ours; kingTargets != 0 {
@@ -34,13 +52,12 @@ func CountLegal(p *board.Position) int {
 	if checkers != 0 {
 		target = checkers | between[ksq][checkers.LSB()]
 	}
-	pinned := pinnedPieces(p, ksq, us, them, occ)
 
 	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
 		n += popCount(knightAttacks[bb.LSB()] & target)
 		bb &= bb - 1
 	}
-	queens := p.Pieces(us, board.Queen)
+	queens &= ours
 	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
 		from := bb.LSB()
 		bb &= bb - 1
@@ -60,22 +77,7 @@ func CountLegal(p *board.Position) int {
 		n += popCount(t)
 	}
 
-	n += countPawnMoves(p, us, ksq, occ, theirs, target, pinned)
-
-	if checkers == 0 {
-		for rights := p.Castling() & castlingRightsOf[us]; rights != 0; rights &= rights - 1 {
-			if _, ok := canCastle(p, us, ksq, occ, rights&-rights); ok {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// countPawnMoves counts the pawn moves generatePawns would add (not noisy
-// only); a promotion counts four times, once per piece.
-func countPawnMoves(p *board.Position, us board.Color, ksq board.Square,
-	occ, theirs, target, pinned board.Bitboard) int {
+	// Pawns.
 	pawns := p.Pieces(us, board.Pawn)
 	promoRank, doubleRank := board.Rank8, board.Rank4
 	if us == board.Black {
@@ -97,7 +99,7 @@ func countPawnMoves(p *board.Position, us board.Color, ksq board.Square,
 	}
 	west &= captureTargets
 	east &= captureTargets
-	n := popCount(single) + popCount(double) + popCount(west) + popCount(east)
+	n += popCount(single) + popCount(double) + popCount(west) + popCount(east)
 	if (single|west|east)&promoRank != 0 { // three more for each promotion
 		n += 3 * (popCount(single&promoRank) + popCount(west&promoRank) + popCount(east&promoRank))
 	}
@@ -117,6 +119,16 @@ func countPawnMoves(p *board.Position, us board.Color, ksq board.Square,
 
 	if ep := p.EnPassant(); ep != board.NoSquare {
 		n += popCount(enPassantOrigins(p, us, ksq, occ, theirs, ep))
+	}
+
+	if checkers == 0 {
+		for rights := p.Castling() & castlingRightsOf[us]; rights != 0; rights &= rights - 1 {
+			// Mostly the path is blocked: tell that before the call.
+			if rsq, empty, walk, _ := p.CastlingSquares(rights & -rights); empty&occ == 0 &&
+				castlingWalkSafe(p, us, occ&^(board.SquareBB(ksq)|board.SquareBB(rsq)), walk) {
+				n++
+			}
+		}
 	}
 	return n
 }

@@ -37,6 +37,14 @@ func count(p *board.Position, depth int, lists []movegen.MoveList, stop *atomic.
 	ml := &lists[0]
 	movegen.Legal(p, ml)
 	var nodes uint64
+	if depth == 2 { // the bulk of the calls: count the children in place
+		for _, m := range ml.Moves() {
+			p.Make(m)
+			nodes += uint64(movegen.CountLegal(p))
+			p.Unmake()
+		}
+		return nodes
+	}
 	for _, m := range ml.Moves() {
 		if depth >= 3 && stop != nil && stop.Load() {
 			break
