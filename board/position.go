@@ -209,11 +209,15 @@ func (p *Position) Make(m Move) {
 	from, to := m.From(), m.To()
 	us, them := p.side, p.side.Other()
 	moved := p.squares[from]
-	p.history = append(p.history, undo{
-		key: p.key, move: m, captured: NoPiece,
-		castling: p.castling, ep: p.ep, halfmove: p.halfmove,
-	})
+	// Grow the history in place: fill the new record's fields directly.
+	if len(p.history) == cap(p.history) {
+		p.history = append(p.history, undo{})
+	} else {
+		p.history = p.history[:len(p.history)+1]
+	}
 	u := &p.history[len(p.history)-1]
+	u.key, u.move, u.captured = p.key, m, NoPiece
+	u.castling, u.ep, u.halfmove = p.castling, p.ep, p.halfmove
 	key := p.key ^ zobristSide
 	if p.ep != NoSquare {
 		key ^= zobristEP[p.ep&7]
