@@ -15,24 +15,7 @@ func CountLegal(p *board.Position) int {
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
 
-	// Checkers and pinned pieces (checkersOf and pinnedPieces, written out
-	// here: calls cost this hot function its registers). An enemy slider
-	// on a ray from the king either checks or may pin.
-	checkers := (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
-	var pinned board.Bitboard
-	queens := p.PiecesOfType(board.Queen)
-	diag := (p.PiecesOfType(board.Bishop) | queens) & theirs & bishopRays[ksq]
-	orth := (p.PiecesOfType(board.Rook) | queens) & theirs & rookRays[ksq]
-	for snipers := diag | orth; snipers != 0; snipers &= snipers - 1 {
-		s := snipers.LSB()
-		switch b := between[ksq][s] & occ; {
-		case b == 0:
-			checkers |= board.SquareBB(s)
-		case !b.More():
-			pinned |= b
-		}
-	}
-	pinned &= ours
+	checkers, pinned := checkersAndPins(p, ksq, us, ours, theirs, occ)
 
 	n := 0
 	if kingTargets := kingAttacks[ksq] &^ ours; kingTargets != 0 {
@@ -57,7 +40,7 @@ func CountLegal(p *board.Position) int {
 		n += popCount(knightAttacks[bb.LSB()] & target)
 		bb &= bb - 1
 	}
-	queens &= ours
+	queens := p.Pieces(us, board.Queen)
 	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
 		from := bb.LSB()
 		bb &= bb - 1

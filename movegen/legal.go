@@ -59,7 +59,7 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-	checkers := checkersOf(p, ksq, us, theirs, occ)
+	checkers, pinned := checkersAndPins(p, ksq, us, ours, theirs, occ)
 
 	// King moves: the king must not step onto a square attacked once it has
 	// left its own square (it would otherwise hide a slider's ray).
@@ -92,38 +92,15 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 		target &= theirs
 	}
 
-	pinned := pinnedPieces(p, ksq, us, them, occ)
-
-	// Knights: a pinned knight can never move.
-	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
-		from := bb.LSB()
-		bb &= bb - 1
-		addAll(ml, from, knightAttacks[from]&target)
-	}
-	// Sliders: a pinned slider may move along its pin line only.
+	// Knights: a pinned knight can never move. Sliders: a pinned slider
+	// may move along its pin line only.
 	queens := p.Pieces(us, board.Queen)
-	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
-		from := bb.LSB()
-		bb &= bb - 1
-		t := BishopAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[ksq][from]
-		}
-		addAll(ml, from, t)
-	}
-	for bb := p.Pieces(us, board.Rook) | queens; bb != 0; {
-		from := bb.LSB()
-		bb &= bb - 1
-		t := RookAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[ksq][from]
-		}
-		addAll(ml, from, t)
-	}
+	addPieceMoves(ml, p.Pieces(us, board.Knight)&^pinned, p.Pieces(us, board.Bishop)|queens,
+		p.Pieces(us, board.Rook)|queens, occ, target, pinned, ksq)
 
 	generatePawns(p, ml, us, ksq, occ, theirs, target, quietTarget, pinned, noisyOnly)
 
-	if checkers == 0 && !noisyOnly && p.Castling()&castlingRightsOf[us] != 0 {
+	if checkers == 0 && !noisyOnly {
 		generateCastling(p, ml, us, ksq, occ)
 	}
 }
@@ -134,18 +111,53 @@ var castlingRightsOf = [2]board.CastlingRights{
 	board.BlackKingside | board.BlackQueenside,
 }
 
-// checkersOf returns the enemy pieces (theirs) attacking our king on ksq.
-// Sliders are looked up only when one stands on a ray from the king.
-func checkersOf(p *board.Position, ksq board.Square, us board.Color, theirs, occ board.Bitboard) board.Bitboard {
-	checkers := (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
+// checkersAndPins returns the enemy pieces (theirs) attacking our king on
+// ksq and our pieces pinned to it, in one pass over the enemy sliders on
+// the king's rays: with nothing between a slider and the king it checks,
+// with one piece between, that piece is pinned if it is ours.
+func checkersAndPins(p *board.Position, ksq board.Square, us board.Color, ours, theirs, occ board.Bitboard) (checkers, pinned board.Bitboard) {
+	checkers = (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
 	queens := p.PiecesOfType(board.Queen)
-	if diag := (p.PiecesOfType(board.Bishop) | queens) & theirs; bishopRays[ksq]&diag != 0 {
-		checkers |= BishopAttacks(ksq, occ) & diag
+	diag := (p.PiecesOfType(board.Bishop) | queens) & theirs & bishopRays[ksq]
+	orth := (p.PiecesOfType(board.Rook) | queens) & theirs & rookRays[ksq]
+	for snipers := diag | orth; snipers != 0; snipers &= snipers - 1 {
+		s := snipers.LSB()
+		switch b := between[ksq][s] & occ; {
+		case b == 0:
+			checkers |= board.SquareBB(s)
+		case !b.More():
+			pinned |= b
+		}
 	}
-	if orth := (p.PiecesOfType(board.Rook) | queens) & theirs; rookRays[ksq]&orth != 0 {
-		checkers |= RookAttacks(ksq, occ) & orth
+	return checkers, pinned & ours
+}
+
+// addPieceMoves adds the moves of our knights, then diagonal sliders, then
+// orthogonal sliders (queens are in both sets). It is kept out of line: in
+// a function of its own the loops stay in registers.
+//
+//go:noinline
+func addPieceMoves(ml *MoveList, knights, diag, orth, occ, target, pinned board.Bitboard, ksq board.Square) {
+	for ; knights != 0; knights &= knights - 1 {
+		from := knights.LSB()
+		addAll(ml, from, knightAttacks[from]&target)
 	}
-	return checkers
+	for ; diag != 0; diag &= diag - 1 {
+		from := diag.LSB()
+		t := BishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[ksq][from]
+		}
+		addAll(ml, from, t)
+	}
+	for ; orth != 0; orth &= orth - 1 {
+		from := orth.LSB()
+		t := RookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[ksq][from]
+		}
+		addAll(ml, from, t)
+	}
 }
 
 // addAll adds a move from from to every square of targets, in square order.
@@ -160,27 +172,26 @@ func addAll(ml *MoveList, from board.Square, targets board.Bitboard) {
 	ml.n = n
 }
 
+// addShifted adds a move to every square of targets from the square delta
+// below it (pawn pushes). It is kept out of line: in a function of its own
+// the loop stays in registers.
+//
+//go:noinline
+func addShifted(ml *MoveList, targets board.Bitboard, delta int) {
+	n := ml.n
+	for ; targets != 0; targets &= targets - 1 {
+		to := bits.TrailingZeros64(uint64(targets))
+		ml.moves[uint8(n)] = board.Move(to<<6 | (to - delta))
+		n++
+	}
+	ml.n = n
+}
+
 // destination returns the move bits of the lowest square of a non-empty
 // set as a destination (board.NewMove(0, targets.LSB()), without the
 // round trip through a signed Square).
 func destination(targets board.Bitboard) board.Move {
 	return board.Move(bits.TrailingZeros64(uint64(targets)) << 6)
-}
-
-// pinnedPieces returns our pieces that shield our king from an enemy slider.
-func pinnedPieces(p *board.Position, ksq board.Square, us, them board.Color, occ board.Bitboard) board.Bitboard {
-	queens := p.Pieces(them, board.Queen)
-	snipers := rookRays[ksq]&(p.Pieces(them, board.Rook)|queens) |
-		bishopRays[ksq]&(p.Pieces(them, board.Bishop)|queens)
-	var pinned board.Bitboard
-	for snipers != 0 {
-		b := between[ksq][snipers.LSB()] & occ
-		snipers &= snipers - 1
-		if b != 0 && !b.More() {
-			pinned |= b
-		}
-	}
-	return pinned & p.Occupancy(us)
 }
 
 // pawnPush shifts a set of pawns of colour c one rank forward.
@@ -224,18 +235,8 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	if !noisyOnly {
 		// A push's origin is its destination less forward: as move bits,
 		// to<<6 | to - forward.
-		n := ml.n
-		for b := single &^ promoRank; b != 0; b &= b - 1 {
-			to := bits.TrailingZeros64(uint64(b))
-			ml.moves[uint8(n)] = board.Move(to<<6 | (to - int(forward)))
-			n++
-		}
-		for b := double; b != 0; b &= b - 1 {
-			to := bits.TrailingZeros64(uint64(b))
-			ml.moves[uint8(n)] = board.Move(to<<6 | (to - 2*int(forward)))
-			n++
-		}
-		ml.n = n
+		addShifted(ml, single&^promoRank, int(forward))
+		addShifted(ml, double, 2*int(forward))
 	}
 	for promos != 0 {
 		to := promos.LSB()
@@ -334,21 +335,14 @@ func addPromotions(ml *MoveList, from, to board.Square) {
 // it can shield the king's destination from a rook or queen along the back
 // rank.
 func generateCastling(p *board.Position, ml *MoveList, us board.Color, ksq board.Square, occ board.Bitboard) {
-	for _, cr := range [2]board.CastlingRights{board.CastlingRight(us, true), board.CastlingRight(us, false)} {
-		if rsq, ok := canCastle(p, us, ksq, occ, cr); ok {
+	// The king-side right is the lower bit of each colour's pair. Mostly
+	// the path is blocked, which is told before the call.
+	for rights := p.Castling() & castlingRightsOf[us]; rights != 0; rights &= rights - 1 {
+		if rsq, empty, walk, _ := p.CastlingSquares(rights & -rights); empty&occ == 0 &&
+			castlingWalkSafe(p, us, occ&^(board.SquareBB(ksq)|board.SquareBB(rsq)), walk) {
 			ml.add(board.NewCastling(ksq, rsq))
 		}
 	}
-}
-
-// canCastle reports whether castling with the right cr is legal, and the
-// rook's square; the side to move is not in check.
-func canCastle(p *board.Position, us board.Color, ksq board.Square, occ board.Bitboard, cr board.CastlingRights) (board.Square, bool) {
-	rsq, empty, walk, ok := p.CastlingSquares(cr)
-	if !ok || empty&occ != 0 {
-		return rsq, false
-	}
-	return rsq, castlingWalkSafe(p, us, occ&^(board.SquareBB(ksq)|board.SquareBB(rsq)), walk)
 }
 
 // castlingWalkSafe reports whether no square of walk is attacked, with the
