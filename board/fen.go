@@ -237,6 +237,12 @@ func (p *Position) parseCastling(field string) string {
 		}
 		p.castling |= cr
 		p.castleRook[cr.index()] = rook
+		m := NewCastling(king, rook)
+		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
+		// The king's destination counts even when it is its own square: the
+		// rook that leaves may have shielded it (Chess960).
+		p.castleWalk[cr.index()] = rankSpan(king, kingTo)&^SquareBB(king) | SquareBB(kingTo)
+		p.castlePath[cr.index()] = (rankSpan(king, kingTo) | rankSpan(rook, rookTo)) &^ (SquareBB(king) | SquareBB(rook))
 		p.castleMask[rook] |= cr
 		p.castleMask[king] |= CastlingRight(c, true) | CastlingRight(c, false)
 	}
@@ -291,4 +297,10 @@ func (p *Position) FEN() string {
 	}
 	fmt.Fprintf(&b, " %s %d %d", p.ep, min(p.halfmove, MaxFENCounter), min(p.fullmove, MaxFENCounter))
 	return b.String()
+}
+
+// rankSpan returns the squares from a to b inclusive, both on one rank.
+func rankSpan(a, b Square) Bitboard {
+	lo, hi := min(a, b), max(a, b)
+	return (Bitboard(1)<<uint(hi-lo+1) - 1) << uint(lo)
 }

@@ -68,6 +68,8 @@ type Position struct {
 	key      uint64
 
 	castleRook [4]Square          // rook square per right (index CastlingRights.index)
+	castlePath [4]Bitboard        // squares that must be empty to castle, per right
+	castleWalk [4]Bitboard        // squares the king crosses or lands on, per right
 	castleMask [64]CastlingRights // rights lost when a move starts or ends on the square
 	chess960   bool               // write castling as king-takes-rook and FEN with rook files
 
@@ -116,6 +118,18 @@ func (p *Position) CastlingRook(cr CastlingRights) Square {
 		return NoSquare
 	}
 	return p.castleRook[cr.index()]
+}
+
+// CastlingSquares returns, for a single right still held, the rook's square,
+// the squares that must be empty to castle (those the king and rook cross
+// or land on, but for their own) and the squares the king crosses or lands
+// on (none of which may be attacked). ok is false when the right is gone.
+func (p *Position) CastlingSquares(cr CastlingRights) (rook Square, empty, kingWalk Bitboard, ok bool) {
+	if p.castling&cr == 0 {
+		return NoSquare, 0, 0, false
+	}
+	i := cr.index()
+	return p.castleRook[i], p.castlePath[i], p.castleWalk[i], true
 }
 
 // HalfmoveClock returns the plies since the last capture or pawn move.
@@ -190,61 +204,95 @@ func (p *Position) relocate(from, to Square) {
 
 // Make plays m, which must be legal in this position (movegen produces such
 // moves; ParseUCI in movegen checks user input). Unmake takes it back.
+// The key is updated incrementally on the way, to the value KeyAfter gives.
 func (p *Position) Make(m Move) {
 	from, to := m.From(), m.To()
-	us := p.side
+	us, them := p.side, p.side.Other()
 	moved := p.squares[from]
-	captured := NoPiece
-	if m.Kind() != Castling {
-		captured = p.squares[to]
+	// Grow the history in place: fill the new record's fields directly.
+	if len(p.history) == cap(p.history) {
+		p.history = append(p.history, undo{})
+	} else {
+		p.history = p.history[:len(p.history)+1]
 	}
-	p.history = append(p.history, undo{
-		key: p.key, move: m, captured: captured,
-		castling: p.castling, ep: p.ep, halfmove: p.halfmove,
-	})
-	p.key = p.KeyAfter(m)
-	doublePushEP := p.epPossible(m)
-	p.ep = NoSquare
+	u := &p.history[len(p.history)-1]
+	u.key, u.move, u.captured = p.key, m, NoPiece
+	u.castling, u.ep, u.halfmove = p.castling, p.ep, p.halfmove
+	key := p.key ^ zobristSide
+	if p.ep != NoSquare {
+		key ^= zobristEP[p.ep&7]
+		p.ep = NoSquare
+	}
 	p.halfmove++
+	fromBB, toBB := SquareBB(from), SquareBB(to)
 
 	switch m.Kind() {
-	case Castling:
-		rook := p.squares[to]
-		// Remove both first: in Chess960 the destinations may hold the other piece.
-		p.remove(from)
-		p.remove(to)
-		p.put(moved, m.CastlingKingTo())
-		p.put(rook, m.CastlingRookTo())
+	case Normal:
+		if captured := p.squares[to]; captured != NoPiece {
+			u.captured = captured
+			key ^= zobristPiece[captured][to]
+			p.byType[captured.Type()] ^= toBB
+			p.byColor[them] ^= toBB
+			p.halfmove = 0
+		}
+		key ^= zobristPiece[moved][from] ^ zobristPiece[moved][to]
+		p.byType[moved.Type()] ^= fromBB | toBB
+		p.byColor[us] ^= fromBB | toBB
+		p.squares[from] = NoPiece
+		p.squares[to] = moved
+		if moved.Type() == Pawn {
+			p.halfmove = 0
+			// A double push (squares 16 apart) records the e.p. square only
+			// when an enemy pawn stands beside the pawn's destination.
+			if from^to == 16 && pawnNeighbours(to)&p.byType[Pawn]&p.byColor[them] != 0 {
+				p.ep = (from + to) / 2
+				key ^= zobristEP[p.ep&7]
+			}
+		}
+	case Promotion:
+		if captured := p.squares[to]; captured != NoPiece {
+			u.captured = captured
+			key ^= zobristPiece[captured][to]
+			p.byType[captured.Type()] ^= toBB
+			p.byColor[them] ^= toBB
+		}
+		p.halfmove = 0
+		promoted := MakePiece(us, m.PromotionType())
+		key ^= zobristPiece[moved][from] ^ zobristPiece[promoted][to]
+		p.byType[Pawn] ^= fromBB
+		p.byType[promoted.Type()] ^= toBB
+		p.byColor[us] ^= fromBB | toBB
+		p.squares[from] = NoPiece
+		p.squares[to] = promoted
 	case EnPassant:
 		capSq := to ^ 8 // the square behind the target, from the mover's view
-		p.history[len(p.history)-1].captured = p.squares[capSq]
+		captured := p.squares[capSq]
+		u.captured = captured
+		key ^= zobristPiece[captured][capSq] ^ zobristPiece[moved][from] ^ zobristPiece[moved][to]
 		p.remove(capSq)
 		p.relocate(from, to)
 		p.halfmove = 0
-	default:
-		if captured != NoPiece {
-			p.remove(to)
-			p.halfmove = 0
-		}
-		if m.Kind() == Promotion {
-			p.remove(from)
-			p.put(MakePiece(us, m.PromotionType()), to)
-		} else {
-			p.relocate(from, to)
-		}
-		if moved.Type() == Pawn {
-			p.halfmove = 0
-			if doublePushEP {
-				p.ep = (from + to) / 2
-			}
-		}
+	default: // Castling
+		rook := p.squares[to]
+		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
+		key ^= zobristPiece[moved][from] ^ zobristPiece[moved][kingTo] ^
+			zobristPiece[rook][to] ^ zobristPiece[rook][rookTo]
+		// Remove both first: in Chess960 the destinations may hold the other piece.
+		p.remove(from)
+		p.remove(to)
+		p.put(moved, kingTo)
+		p.put(rook, rookTo)
 	}
 
-	p.castling &^= p.castleMask[from] | p.castleMask[to]
+	if lost := p.castleMask[from] | p.castleMask[to]; p.castling&lost != 0 {
+		key ^= zobristCastling[p.castling] ^ zobristCastling[p.castling&^lost]
+		p.castling &^= lost
+	}
+	p.key = key
 	if us == Black {
 		p.fullmove++
 	}
-	p.side = us.Other()
+	p.side = them
 }
 
 // epPossible reports whether m is a double pawn push that an enemy pawn
@@ -297,33 +345,46 @@ func (p *Position) KeyAfter(m Move) uint64 {
 func (p *Position) Unmake() {
 	u := &p.history[len(p.history)-1]
 	m := u.move
-	p.side = p.side.Other()
-	if p.side == Black {
+	them := p.side
+	us := them.Other()
+	p.side = us
+	if us == Black {
 		p.fullmove--
 	}
 	from, to := m.From(), m.To()
+	fromBB, toBB := SquareBB(from), SquareBB(to)
 	switch m.Kind() {
-	case Castling:
+	case Normal:
+		moved := p.squares[to]
+		p.byType[moved.Type()] ^= fromBB | toBB
+		p.byColor[us] ^= fromBB | toBB
+		p.squares[from] = moved
+		p.squares[to] = u.captured
+		if u.captured != NoPiece {
+			p.byType[u.captured.Type()] ^= toBB
+			p.byColor[them] ^= toBB
+		}
+	case Promotion:
+		promoted := p.squares[to]
+		p.byType[promoted.Type()] ^= toBB
+		p.byType[Pawn] ^= fromBB
+		p.byColor[us] ^= fromBB | toBB
+		p.squares[from] = MakePiece(us, Pawn)
+		p.squares[to] = u.captured
+		if u.captured != NoPiece {
+			p.byType[u.captured.Type()] ^= toBB
+			p.byColor[them] ^= toBB
+		}
+	case EnPassant:
+		p.relocate(to, from)
+		p.put(u.captured, to^8)
+	default: // Castling
 		kingTo, rookTo := m.CastlingKingTo(), m.CastlingRookTo()
 		king, rook := p.squares[kingTo], p.squares[rookTo]
 		p.remove(kingTo)
 		p.remove(rookTo)
 		p.put(king, from)
 		p.put(rook, to)
-	case EnPassant:
-		p.relocate(to, from)
-		p.put(u.captured, to^8)
-	case Promotion:
-		p.remove(to)
-		p.put(MakePiece(p.side, Pawn), from)
-		if u.captured != NoPiece {
-			p.put(u.captured, to)
-		}
-	default:
-		p.relocate(to, from)
-		if u.captured != NoPiece {
-			p.put(u.captured, to)
-		}
 	}
 	p.key, p.castling, p.ep, p.halfmove = u.key, u.castling, u.ep, u.halfmove
 	p.history = p.history[:len(p.history)-1]

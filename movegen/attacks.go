@@ -11,11 +11,17 @@ var (
 	pawnAttacks   [2][64]board.Bitboard  // [colour][square]: squares a pawn of that colour attacks
 	between       [64][64]board.Bitboard // squares strictly between two aligned squares, else empty
 	line          [64][64]board.Bitboard // the whole line through two aligned squares, else empty
+	rookRays      [64]board.Bitboard     // rook attacks on an empty board
+	bishopRays    [64]board.Bitboard     // bishop attacks on an empty board
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    []board.Bitboard
-	bishopTable  []board.Bitboard
+	rookTable    []board.Bitboard // rookAttacks, as built by initMagics
+	bishopTable  []board.Bitboard // bishopAttacks, as built by initMagics
+
+	// The lookups index fixed-size arrays: no slice length to load.
+	rookAttacks   [102400]board.Bitboard
+	bishopAttacks [5248]board.Bitboard
 )
 
 // magic holds one square's "fancy magic" lookup: the relevant occupancy mask,
@@ -28,7 +34,8 @@ type magic struct {
 }
 
 func (m *magic) index(occ board.Bitboard) uint32 {
-	return m.offset + uint32((uint64(occ&m.mask)*m.number)>>m.shift)
+	// The mask on the shift count spares the check for counts of 64 and up.
+	return m.offset + uint32((uint64(occ&m.mask)*m.number)>>(m.shift&63))
 }
 
 var (
@@ -72,10 +79,11 @@ func init() {
 		pawnAttacks[board.White][s] = step(-1, 1) | step(1, 1)
 		pawnAttacks[board.Black][s] = step(-1, -1) | step(1, -1)
 	}
-	rookTable = initMagics(&rookMagics, &rookMagicNumbers, rookDirs)
-	bishopTable = initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs)
+	rookTable = rookAttacks[:copy(rookAttacks[:], initMagics(&rookMagics, &rookMagicNumbers, rookDirs))]
+	bishopTable = bishopAttacks[:copy(bishopAttacks[:], initMagics(&bishopMagics, &bishopMagicNumbers, bishopDirs))]
 
 	for a := board.Square(0); a < 64; a++ {
+		rookRays[a], bishopRays[a] = slide(a, 0, rookDirs), slide(a, 0, bishopDirs)
 		for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
 			full := slide(a, 0, dirs)
 			for b := board.Square(0); b < 64; b++ {
@@ -130,12 +138,12 @@ func initMagics(magics *[64]magic, numbers *[64]uint64, dirs [4][2]int) []board.
 
 // RookAttacks returns the squares a rook on s attacks given the occupancy.
 func RookAttacks(s board.Square, occ board.Bitboard) board.Bitboard {
-	return rookTable[rookMagics[s].index(occ)]
+	return rookAttacks[rookMagics[s].index(occ)]
 }
 
 // BishopAttacks returns the squares a bishop on s attacks given the occupancy.
 func BishopAttacks(s board.Square, occ board.Bitboard) board.Bitboard {
-	return bishopTable[bishopMagics[s].index(occ)]
+	return bishopAttacks[bishopMagics[s].index(occ)]
 }
 
 // QueenAttacks returns the squares a queen on s attacks given the occupancy.
@@ -178,9 +186,13 @@ func Attacked(p *board.Position, s board.Square, by board.Color, occ board.Bitbo
 		kingAttacks[s]&p.Pieces(by, board.King) != 0 {
 		return true
 	}
+	// Sliders are looked up only when one stands on a ray from s.
 	queens := p.Pieces(by, board.Queen)
-	return BishopAttacks(s, occ)&(p.Pieces(by, board.Bishop)|queens) != 0 ||
-		RookAttacks(s, occ)&(p.Pieces(by, board.Rook)|queens) != 0
+	if diag := p.Pieces(by, board.Bishop) | queens; bishopRays[s]&diag != 0 && BishopAttacks(s, occ)&diag != 0 {
+		return true
+	}
+	orth := p.Pieces(by, board.Rook) | queens
+	return rookRays[s]&orth != 0 && RookAttacks(s, occ)&orth != 0
 }
 
 // Checkers returns the opponent's pieces giving check to the side to move.

@@ -1,6 +1,8 @@
 package movegen
 
 import (
+	"math/bits"
+
 	"github.com/twofold-chess/twofold/board"
 )
 
@@ -34,7 +36,7 @@ func (ml *MoveList) Contains(m board.Move) bool {
 }
 
 func (ml *MoveList) add(m board.Move) {
-	ml.moves[ml.n] = m
+	ml.moves[uint8(ml.n)] = m // no bounds check; no position has 256 moves
 	ml.n++
 }
 
@@ -46,14 +48,18 @@ func Legal(p *board.Position, ml *MoveList) { generate(p, ml, false) }
 // returns only noisy moves; a search in check should use Legal.
 func Noisy(p *board.Position, ml *MoveList) { generate(p, ml, true) }
 
-// generate is the single legal generator behind Legal and Noisy.
+// generate is the single legal generator behind Legal and Noisy. The order
+// of the moves is part of the engine's behaviour (the search breaks
+// ordering ties by it): king moves, knights, diagonal sliders, orthogonal
+// sliders, pawns (see generatePawns), castling (king side first), and within
+// each group by origin square, then destination square.
 func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	ml.n = 0
 	us, them := p.Side(), p.Side().Other()
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-	checkers := AttackersTo(p, ksq, occ) & theirs
+	checkers, pinned := checkersAndPins(p, ksq, us, ours, theirs, occ)
 
 	// King moves: the king must not step onto a square attacked once it has
 	// left its own square (it would otherwise hide a slider's ray).
@@ -61,11 +67,14 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	if noisyOnly {
 		kingTargets &= theirs
 	}
-	occNoKing := occ &^ board.SquareBB(ksq)
-	for kingTargets != 0 {
-		to := kingTargets.PopLSB()
-		if !Attacked(p, to, them, occNoKing) {
-			ml.add(board.NewMove(ksq, to))
+	if kingTargets != 0 {
+		occNoKing := occ &^ board.SquareBB(ksq)
+		for kingTargets != 0 {
+			to := kingTargets.LSB()
+			kingTargets &= kingTargets - 1
+			if !Attacked(p, to, them, occNoKing) {
+				ml.add(board.NewMove(ksq, to))
+			}
 		}
 	}
 	if checkers.More() {
@@ -83,31 +92,11 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 		target &= theirs
 	}
 
-	pinned := pinnedPieces(p, ksq, us, occ)
-
-	// Knights: a pinned knight can never move.
-	for bb := p.Pieces(us, board.Knight) &^ pinned; bb != 0; {
-		from := bb.PopLSB()
-		addAll(ml, from, knightAttacks[from]&target)
-	}
-	// Sliders: a pinned slider may move along its pin line only.
+	// Knights: a pinned knight can never move. Sliders: a pinned slider
+	// may move along its pin line only.
 	queens := p.Pieces(us, board.Queen)
-	for bb := p.Pieces(us, board.Bishop) | queens; bb != 0; {
-		from := bb.PopLSB()
-		t := BishopAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[ksq][from]
-		}
-		addAll(ml, from, t)
-	}
-	for bb := p.Pieces(us, board.Rook) | queens; bb != 0; {
-		from := bb.PopLSB()
-		t := RookAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[ksq][from]
-		}
-		addAll(ml, from, t)
-	}
+	addPieceMoves(ml, p.Pieces(us, board.Knight)&^pinned, p.Pieces(us, board.Bishop)|queens,
+		p.Pieces(us, board.Rook)|queens, occ, target, pinned, ksq)
 
 	generatePawns(p, ml, us, ksq, occ, theirs, target, quietTarget, pinned, noisyOnly)
 
@@ -116,81 +105,169 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	}
 }
 
-func addAll(ml *MoveList, from board.Square, targets board.Bitboard) {
-	for targets != 0 {
-		ml.add(board.NewMove(from, targets.PopLSB()))
-	}
+// castlingRightsOf holds both castling rights of each colour.
+var castlingRightsOf = [2]board.CastlingRights{
+	board.WhiteKingside | board.WhiteQueenside,
+	board.BlackKingside | board.BlackQueenside,
 }
 
-// pinnedPieces returns our pieces that shield our king from an enemy slider.
-func pinnedPieces(p *board.Position, ksq board.Square, us board.Color, occ board.Bitboard) board.Bitboard {
-	them := us.Other()
-	queens := p.Pieces(them, board.Queen)
-	snipers := RookAttacks(ksq, 0)&(p.Pieces(them, board.Rook)|queens) |
-		BishopAttacks(ksq, 0)&(p.Pieces(them, board.Bishop)|queens)
-	var pinned board.Bitboard
-	for snipers != 0 {
-		b := between[ksq][snipers.PopLSB()] & occ
-		if b != 0 && !b.More() {
+// checkersAndPins returns the enemy pieces (theirs) attacking our king on
+// ksq and our pieces pinned to it, in one pass over the enemy sliders on
+// the king's rays: with nothing between a slider and the king it checks,
+// with one piece between, that piece is pinned if it is ours.
+func checkersAndPins(p *board.Position, ksq board.Square, us board.Color, ours, theirs, occ board.Bitboard) (checkers, pinned board.Bitboard) {
+	checkers = (pawnAttacks[us][ksq]&p.PiecesOfType(board.Pawn) | knightAttacks[ksq]&p.PiecesOfType(board.Knight)) & theirs
+	queens := p.PiecesOfType(board.Queen)
+	diag := (p.PiecesOfType(board.Bishop) | queens) & theirs & bishopRays[ksq]
+	orth := (p.PiecesOfType(board.Rook) | queens) & theirs & rookRays[ksq]
+	for snipers := diag | orth; snipers != 0; snipers &= snipers - 1 {
+		s := snipers.LSB()
+		switch b := between[ksq][s] & occ; {
+		case b == 0:
+			checkers |= board.SquareBB(s)
+		case !b.More():
 			pinned |= b
 		}
 	}
-	return pinned & p.Occupancy(us)
+	return checkers, pinned & ours
 }
 
-// generatePawns adds pushes, captures, promotions and en passant.
+// addPieceMoves adds the moves of our knights, then diagonal sliders, then
+// orthogonal sliders (queens are in both sets). It is kept out of line: in
+// a function of its own the loops stay in registers.
+//
+//go:noinline
+func addPieceMoves(ml *MoveList, knights, diag, orth, occ, target, pinned board.Bitboard, ksq board.Square) {
+	for ; knights != 0; knights &= knights - 1 {
+		from := knights.LSB()
+		addAll(ml, from, knightAttacks[from]&target)
+	}
+	for ; diag != 0; diag &= diag - 1 {
+		from := diag.LSB()
+		t := BishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[ksq][from]
+		}
+		addAll(ml, from, t)
+	}
+	for ; orth != 0; orth &= orth - 1 {
+		from := orth.LSB()
+		t := RookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[ksq][from]
+		}
+		addAll(ml, from, t)
+	}
+}
+
+// addAll adds a move from from to every square of targets, in square order.
+func addAll(ml *MoveList, from board.Square, targets board.Bitboard) {
+	n := ml.n
+	origin := board.NewMove(from, 0)
+	for ; targets != 0; targets &= targets - 1 {
+		// uint8(n) needs no bounds check, and no position has 256 moves.
+		ml.moves[uint8(n)] = origin | destination(targets)
+		n++
+	}
+	ml.n = n
+}
+
+// addShifted adds a move to every square of targets from the square delta
+// below it (pawn pushes). It is kept out of line: in a function of its own
+// the loop stays in registers.
+//
+//go:noinline
+func addShifted(ml *MoveList, targets board.Bitboard, delta int) {
+	n := ml.n
+	for ; targets != 0; targets &= targets - 1 {
+		to := bits.TrailingZeros64(uint64(targets))
+		ml.moves[uint8(n)] = board.Move(to<<6 | (to - delta))
+		n++
+	}
+	ml.n = n
+}
+
+// destination returns the move bits of the lowest square of a non-empty
+// set as a destination (board.NewMove(0, targets.LSB()), without the
+// round trip through a signed Square).
+func destination(targets board.Bitboard) board.Move {
+	return board.Move(bits.TrailingZeros64(uint64(targets)) << 6)
+}
+
+// pawnPush shifts a set of pawns of colour c one rank forward.
+func pawnPush(b board.Bitboard, c board.Color) board.Bitboard {
+	if c == board.White {
+		return b << 8
+	}
+	return b >> 8
+}
+
+// pawnAttackSet returns the squares attacked by pawns of colour c on b.
+func pawnAttackSet(b board.Bitboard, c board.Color) board.Bitboard {
+	if c == board.White {
+		return (b&^board.FileA)<<7 | (b&^board.FileH)<<9
+	}
+	return (b&^board.FileA)>>9 | (b&^board.FileH)>>7
+}
+
+// generatePawns adds, in this order: single pushes (not promoting) of
+// unpinned pawns by destination, their double pushes, their push
+// promotions, the captures of unpinned pawns by origin, the moves of pinned
+// pawns by origin (captures, then push, then double push), en passant.
+// Promotions come as queen, knight, rook, bishop.
 func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Square,
 	occ, theirs, target, quietTarget, pinned board.Bitboard, noisyOnly bool) {
 	pawns := p.Pieces(us, board.Pawn)
-	// Forward is +8 for White and -8 for Black; "up" shifts a set one rank forward.
+	// Forward is +8 for White and -8 for Black.
 	forward := board.Square(8)
-	promoRank, doubleRank := board.Rank8, board.Rank4
-	up := func(b board.Bitboard) board.Bitboard { return b << 8 }
+	promoRank, doubleRank, lastRank := board.Rank8, board.Rank4, board.Rank7
 	if us == board.Black {
 		forward = -8
-		promoRank, doubleRank = board.Rank1, board.Rank5
-		up = func(b board.Bitboard) board.Bitboard { return b >> 8 }
+		promoRank, doubleRank, lastRank = board.Rank1, board.Rank5, board.Rank2
 	}
 	free := pawns &^ pinned
 
 	// Pushes of unpinned pawns (a pinned pawn is handled one by one below).
-	single := up(free) &^ occ
-	double := up(single) &^ occ & doubleRank & quietTarget
+	single := pawnPush(free, us) &^ occ
+	double := pawnPush(single, us) &^ occ & doubleRank & quietTarget
 	single &= quietTarget
 	promos := single & promoRank
 	if !noisyOnly {
-		for b := single &^ promoRank; b != 0; {
-			to := b.PopLSB()
-			ml.add(board.NewMove(to-forward, to))
-		}
-		for b := double; b != 0; {
-			to := b.PopLSB()
-			ml.add(board.NewMove(to-2*forward, to))
-		}
+		// A push's origin is its destination less forward: as move bits,
+		// to<<6 | to - forward.
+		addShifted(ml, single&^promoRank, int(forward))
+		addShifted(ml, double, 2*int(forward))
 	}
 	for promos != 0 {
-		to := promos.PopLSB()
+		to := promos.LSB()
+		promos &= promos - 1
 		addPromotions(ml, to-forward, to)
 	}
-	// Captures of unpinned pawns, via the attack table of each capture square.
+	// Captures of unpinned pawns, via the attack table of each pawn that
+	// has one (the pawns attacking a target are where an enemy pawn on the
+	// target would attack).
 	captureTargets := target & theirs
-	for b := free; b != 0; {
-		from := b.PopLSB()
-		for t := pawnAttacks[us][from] & captureTargets; t != 0; {
-			to := t.PopLSB()
-			if promoRank.Has(to) {
-				addPromotions(ml, from, to)
-			} else {
-				ml.add(board.NewMove(from, to))
+	for b := free & pawnAttackSet(captureTargets, us.Other()); b != 0; {
+		from := b.LSB()
+		b &= b - 1
+		t := pawnAttacks[us][from] & captureTargets
+		if lastRank.Has(from) {
+			for t != 0 {
+				addPromotions(ml, from, t.LSB())
+				t &= t - 1
 			}
+		} else {
+			addAll(ml, from, t)
 		}
 	}
 	// Pinned pawns: the same moves, restricted to the pin line.
 	for b := pawns & pinned; b != 0; {
-		from := b.PopLSB()
+		from := b.LSB()
+		b &= b - 1
 		pin := line[ksq][from]
 		for t := pawnAttacks[us][from] & captureTargets & pin; t != 0; {
-			to := t.PopLSB()
+			to := t.LSB()
+			t &= t - 1
 			if promoRank.Has(to) {
 				addPromotions(ml, from, to)
 			} else {
@@ -213,62 +290,68 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 		}
 	}
 
-	// En passant: rare, so test it by looking at the position after the
-	// capture. This covers the captured pawn being the checker, the capture
-	// blocking a check, pins, and the rank discovered check where both pawns
-	// leave the king's rank.
-	ep := p.EnPassant()
-	if ep == board.NoSquare {
-		return
-	}
-	capSq := ep - forward
-	them := us.Other()
-	for b := pawnAttacks[them][ep] & pawns; b != 0; {
-		from := b.PopLSB()
-		after := occ ^ board.SquareBB(from) ^ board.SquareBB(capSq) | board.SquareBB(ep)
-		attackers := AttackersTo(p, ksq, after) & theirs &^ board.SquareBB(capSq)
-		if attackers == 0 {
-			ml.add(board.NewEnPassant(from, ep))
+	// En passant.
+	if ep := p.EnPassant(); ep != board.NoSquare {
+		for b := enPassantOrigins(p, us, ksq, occ, theirs, ep); b != 0; {
+			ml.add(board.NewEnPassant(b.LSB(), ep))
+			b &= b - 1
 		}
 	}
+}
+
+// enPassantOrigins returns the squares of our pawns that may capture en
+// passant on ep. It is rare, so each capture is tested by looking at the
+// position after it. This covers the captured pawn being the checker, the
+// capture blocking a check, pins, and the rank discovered check where both
+// pawns leave the king's rank.
+func enPassantOrigins(p *board.Position, us board.Color, ksq board.Square, occ, theirs board.Bitboard, ep board.Square) board.Bitboard {
+	capSq := ep ^ 8 // the pawn that double-pushed stands behind the target
+	var origins board.Bitboard
+	for b := pawnAttacks[us.Other()][ep] & p.Pieces(us, board.Pawn); b != 0; {
+		from := b.LSB()
+		b &= b - 1
+		after := occ ^ board.SquareBB(from) ^ board.SquareBB(capSq) | board.SquareBB(ep)
+		if AttackersTo(p, ksq, after)&theirs&^board.SquareBB(capSq) == 0 {
+			origins |= board.SquareBB(from)
+		}
+	}
+	return origins
 }
 
 func addPromotions(ml *MoveList, from, to board.Square) {
-	ml.add(board.NewPromotion(from, to, board.Queen))
-	ml.add(board.NewPromotion(from, to, board.Knight))
-	ml.add(board.NewPromotion(from, to, board.Rook))
-	ml.add(board.NewPromotion(from, to, board.Bishop))
+	n := ml.n
+	ml.moves[uint8(n)] = board.NewPromotion(from, to, board.Queen)
+	ml.moves[uint8(n+1)] = board.NewPromotion(from, to, board.Knight)
+	ml.moves[uint8(n+2)] = board.NewPromotion(from, to, board.Rook)
+	ml.moves[uint8(n+3)] = board.NewPromotion(from, to, board.Bishop)
+	ml.n = n + 4
 }
 
-// generateCastling adds castling moves; the side to move is not in check.
-// One rule covers standard chess and Chess960: every square the king and
-// rook cross or land on must be empty (but for the two of them), and no
-// square the king crosses or lands on may be attacked once both have left
-// their squares. Removing the rook matters in Chess960, where it can shield
-// the king's destination from a rook or queen along the back rank.
+// generateCastling adds castling moves, king side first; the side to move
+// is not in check. One rule covers standard chess and Chess960: every square
+// the king and rook cross or land on must be empty (but for the two of
+// them), and no square the king crosses or lands on may be attacked once
+// both have left their squares. Removing the rook matters in Chess960, where
+// it can shield the king's destination from a rook or queen along the back
+// rank.
 func generateCastling(p *board.Position, ml *MoveList, us board.Color, ksq board.Square, occ board.Bitboard) {
-	for _, kingside := range [2]bool{true, false} {
-		rsq := p.CastlingRook(board.CastlingRight(us, kingside))
-		if rsq == board.NoSquare {
-			continue
-		}
-		m := board.NewCastling(ksq, rsq)
-		kto, rto := m.CastlingKingTo(), m.CastlingRookTo()
-		movers := board.SquareBB(ksq) | board.SquareBB(rsq)
-		path := (between[ksq][kto] | board.SquareBB(kto) | between[rsq][rto] | board.SquareBB(rto)) &^ movers
-		if path&occ != 0 {
-			continue
-		}
-		rest := occ &^ movers
-		ok := true
-		for walk := between[ksq][kto] | board.SquareBB(kto); walk != 0; {
-			if Attacked(p, walk.PopLSB(), us.Other(), rest) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			ml.add(m)
+	// The king-side right is the lower bit of each colour's pair. Mostly
+	// the path is blocked, which is told before the call.
+	for rights := p.Castling() & castlingRightsOf[us]; rights != 0; rights &= rights - 1 {
+		if rsq, empty, walk, _ := p.CastlingSquares(rights & -rights); empty&occ == 0 &&
+			castlingWalkSafe(p, us, occ&^(board.SquareBB(ksq)|board.SquareBB(rsq)), walk) {
+			ml.add(board.NewCastling(ksq, rsq))
 		}
 	}
+}
+
+// castlingWalkSafe reports whether no square of walk is attacked, with the
+// king and rook lifted off the board (rest is the occupancy without them).
+func castlingWalkSafe(p *board.Position, us board.Color, rest, walk board.Bitboard) bool {
+	for ; walk != 0; walk &= walk - 1 {
+		if Attacked(p, walk.LSB(), us.Other(), rest) {
+			return false
+		}
+	}
+	return true
 }

@@ -27,15 +27,24 @@ func Count(p *board.Position, depth int) uint64 {
 
 // count recurses with one preallocated move list per ply; at depth 1 the
 // number of legal moves is the answer (bulk counting), as every legal move
-// leads to exactly one leaf. A set stop (nil: none) ends it early; it is
-// read only at depth 3 and up, where it costs nothing measurable.
+// leads to exactly one leaf, and movegen.CountLegal gives it without
+// listing the moves. A set stop (nil: none) ends it early; it is read only
+// at depth 3 and up, where it costs nothing measurable.
 func count(p *board.Position, depth int, lists []movegen.MoveList, stop *atomic.Bool) uint64 {
+	if depth == 1 {
+		return uint64(movegen.CountLegal(p))
+	}
 	ml := &lists[0]
 	movegen.Legal(p, ml)
-	if depth == 1 {
-		return uint64(ml.Len())
-	}
 	var nodes uint64
+	if depth == 2 { // the bulk of the calls: count the children in place
+		for _, m := range ml.Moves() {
+			p.Make(m)
+			nodes += uint64(movegen.CountLegal(p))
+			p.Unmake()
+		}
+		return nodes
+	}
 	for _, m := range ml.Moves() {
 		if depth >= 3 && stop != nil && stop.Load() {
 			break
