@@ -53,6 +53,17 @@ func TestResultRootMoves(t *testing.T) {
 	}
 	assert.InDelta(t, 1, share, 1e-9)
 	assert.Equal(t, float64(res.Root[0].Visits)/float64(visits), res.Root[0].Share)
+
+	// A mate in one is a proven win, first.
+	p, err := board.ParseFEN("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+	require.NoError(t, err)
+	res = New(&Uniform{}, opts(1, 4)).Search(p, timeman.Limits{Nodes: 50}, func(mind.Info) {})
+	require.NotEmpty(t, res.Root)
+	assert.Equal(t, "a1a8", res.Root[0].Move.UCI(false))
+	assert.Equal(t, 1, res.Root[0].Proven)
+	for _, r := range res.Root[1:] {
+		assert.NotEqual(t, 1, r.Proven, r.Move.UCI(false))
+	}
 }
 
 // Driven as a mind.Searcher, the searcher takes the shared options, keeps

@@ -444,6 +444,12 @@ func (s *Searcher) rootMoves() []mind.RootMove {
 	for _, c := range order {
 		nd := t.at(c)
 		rm := mind.RootMove{Move: nd.move, Visits: int(nd.n), Prior: float64(nd.prior), Q: nd.q(0)}
+		switch nd.proven {
+		case provenWin:
+			rm.Proven = 1
+		case provenLoss:
+			rm.Proven = -1
+		}
 		if total > 0 {
 			rm.Share = float64(nd.n) / float64(total)
 		}

@@ -121,4 +121,7 @@ type RootMove struct {
 	// Q is the move's expected result in [-1, 1] for the side to move (0
 	// when unvisited).
 	Q float64
+	// Proven is +1 when the move is known to win by force, -1 to lose, 0
+	// when not known (a search may end on a proof before any playout).
+	Proven int
 }

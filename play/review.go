@@ -394,6 +394,9 @@ type TopMove struct {
 	Share  float64 `json:"share"` // 0 to 1
 	Prior  float64 `json:"prior"` // 0 to 1
 	Q      float64 `json:"q"`     // White's view
+	// Proven is "win" or "loss" (for the side to move) when the search
+	// proved it.
+	Proven string `json:"proven,omitempty"`
 }
 
 // ReviewPosition is a position of the mainline and each mind's eval of it.
@@ -507,13 +510,24 @@ func (rv *review) eval(i, k int) *Eval {
 		e.SAN = sanLine(p, r.line.PV)
 	}
 	if len(r.res.Root) > 0 {
-		q := float64(whitePOV(side, 1)) * r.res.Q
+		q := r.res.Q
+		if p := r.res.Root[0].Proven; p != 0 {
+			q = float64(p) // a proof can end a search before any playout
+		}
+		q *= float64(whitePOV(side, 1))
 		e.Q = &q
 		for _, rm := range r.res.Root[:min(5, len(r.res.Root))] {
-			e.Top = append(e.Top, TopMove{
+			tm := TopMove{
 				Move: rm.Move.UCI(p.Chess960()), SAN: movegen.SAN(p, rm.Move), Visits: rm.Visits,
 				Share: round3(rm.Share), Prior: round3(rm.Prior), Q: round3(float64(whitePOV(side, 1)) * rm.Q),
-			})
+			}
+			switch rm.Proven {
+			case 1:
+				tm.Proven, tm.Q = "win", float64(whitePOV(side, 1))
+			case -1:
+				tm.Proven, tm.Q = "loss", float64(whitePOV(side, -1))
+			}
+			e.Top = append(e.Top, tm)
 		}
 	}
 	return e
