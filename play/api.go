@@ -784,6 +784,7 @@ func (s *Server) handleEngine(w http.ResponseWriter, r *http.Request) {
 	san := movegen.SAN(g.pos, m)
 	g.pos.Make(m)
 	g.moves = append(g.moves, m)
+	g.result = ""
 	reply := EngineReply{Move: m.UCI(pos.Chess960()), SAN: san, Info: info, State: g.state()}
 	g.events.publish("bestmove", reply)
 	g.events.publish("state", reply.State)

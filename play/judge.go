@@ -6,8 +6,8 @@ import (
 	"github.com/twofold-chess/twofold/mind"
 )
 
-// How a review judges a move, in Lichess's published formulas (lila,
-// modules/analyse WinPercent and AccuracyPercent): a score becomes a win
+// How a review judges a move, in Lichess's published formulas (lila's
+// WinPercent and AccuracyPercent): a score becomes a win
 // percentage for the side it belongs to, a move is judged by how much the
 // mover's win percentage drops from the position before it (searched) to
 // the position after it (searched), and the drop gives the move's
