@@ -285,7 +285,12 @@ search:
 				break search
 			}
 			t0 := time.Now()
-			line, res, err := pool.think(ctx, pos, req, func(mind.Info) {})
+			// The searcher gets its own copy: the reports write SAN on
+			// rv.pos (make and unmake) meanwhile, under rv.mu.
+			rv.mu.Lock()
+			own := pos.Clone()
+			rv.mu.Unlock()
+			line, res, err := pool.think(ctx, own, req, func(mind.Info) {})
 			took := time.Since(t0)
 			release()
 			if ctx.Err() != nil {
