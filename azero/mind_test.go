@@ -33,6 +33,39 @@ func TestReportsAreMindInfo(t *testing.T) {
 	assert.Zero(t, res.Depth)
 }
 
+// The result lists the root moves: Best first, with their visits, shares
+// that add up to one, the network's priors (uniform here) and Q.
+func TestResultRootMoves(t *testing.T) {
+	s := New(&Uniform{}, opts(1, 4))
+	res := s.Search(board.StartPosition(), timeman.Limits{Nodes: 200}, func(mind.Info) {})
+	require.NoError(t, res.Err)
+	require.Len(t, res.Root, 20)
+	assert.Equal(t, res.Best, res.Root[0].Move)
+	assert.Equal(t, res.Q, res.Root[0].Q)
+	share, visits := 0.0, 0
+	for i, r := range res.Root {
+		assert.InDelta(t, 1.0/20, r.Prior, 1e-6, "uniform priors")
+		share += r.Share
+		visits += r.Visits
+		if i > 0 {
+			assert.LessOrEqual(t, r.Visits, res.Root[0].Visits)
+		}
+	}
+	assert.InDelta(t, 1, share, 1e-9)
+	assert.Equal(t, float64(res.Root[0].Visits)/float64(visits), res.Root[0].Share)
+
+	// A mate in one is a proven win, first.
+	p, err := board.ParseFEN("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+	require.NoError(t, err)
+	res = New(&Uniform{}, opts(1, 4)).Search(p, timeman.Limits{Nodes: 50}, func(mind.Info) {})
+	require.NotEmpty(t, res.Root)
+	assert.Equal(t, "a1a8", res.Root[0].Move.UCI(false))
+	assert.Equal(t, 1, res.Root[0].Proven)
+	for _, r := range res.Root[1:] {
+		assert.NotEqual(t, 1, r.Proven, r.Move.UCI(false))
+	}
+}
+
 // Driven as a mind.Searcher, the searcher takes the shared options, keeps
 // its own, and a network failure comes back as the result's error with a
 // legal move.

@@ -413,6 +413,7 @@ func (s *Searcher) result(ml *movegen.MoveList) mind.Result {
 		return res
 	}
 	res.Best = t.at(best).move
+	res.Root = s.rootMoves()
 	res.Q = t.at(best).q(0)
 	res.Score = mind.CP(QToCentipawns(res.Q))
 	if t.at(best).state == stateExpanded && t.at(best).count > 0 {
@@ -421,6 +422,40 @@ func (s *Searcher) result(ml *movegen.MoveList) mind.Result {
 		}
 	}
 	return res
+}
+
+// rootMoves lists the root's children (those searchmoves allows) in the
+// order bestChild ranks them; it holds s.mu.
+func (s *Searcher) rootMoves() []mind.RootMove {
+	t := s.tree
+	rootNode := t.at(root)
+	var order []int32
+	total := 0
+	for i := int32(0); i < int32(rootNode.count); i++ {
+		c := rootNode.first + i
+		if t.allowed != nil && !slices.Contains(t.allowed, t.at(c).move) {
+			continue
+		}
+		order = append(order, c)
+		total += int(t.at(c).n)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return t.better(order[a], order[b]) })
+	out := make([]mind.RootMove, 0, len(order))
+	for _, c := range order {
+		nd := t.at(c)
+		rm := mind.RootMove{Move: nd.move, Visits: int(nd.n), Prior: float64(nd.prior), Q: nd.q(0)}
+		switch nd.proven {
+		case provenWin:
+			rm.Proven = 1
+		case provenLoss:
+			rm.Proven = -1
+		}
+		if total > 0 {
+			rm.Share = float64(nd.n) / float64(total)
+		}
+		out = append(out, rm)
+	}
+	return out
 }
 
 // worker state: its root position to descend from and its batch,

@@ -103,7 +103,25 @@ type Result struct {
 	// evaluated (the rest were terminal, proven or cached).
 	Q     float64
 	Evals uint64
+	// Root is MCTS's own (empty from alpha-beta): the root moves after the
+	// search in the order MCTS ranks them (Best first), with their
+	// playouts and the network's prior.
+	Root []RootMove
 	// Err is a failure that cut the search short (a network that could not
 	// be run); Best is still a legal move.
 	Err error
+}
+
+// RootMove is a root move as a tree search saw it.
+type RootMove struct {
+	Move   board.Move
+	Visits int     // playouts through the move
+	Share  float64 // Visits over the visits of all root moves, 0 to 1
+	Prior  float64 // the network's policy prior for the move, 0 to 1
+	// Q is the move's expected result in [-1, 1] for the side to move (0
+	// when unvisited).
+	Q float64
+	// Proven is +1 when the move is known to win by force, -1 to lose, 0
+	// when not known (a search may end on a proof before any playout).
+	Proven int
 }

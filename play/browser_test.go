@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -63,9 +64,13 @@ func js[T any](b *browser, expr string) T {
 // waitJS polls a JavaScript condition until it holds.
 func (b *browser) waitJS(what, expr string, timeout time.Duration) {
 	b.t.Helper()
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
+	deadline := start.Add(timeout)
 	for {
 		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr)); err == nil && ok {
+			if d := time.Since(start); d > 2*time.Second {
+				b.t.Logf("waited %s for %s", d.Round(time.Millisecond), what)
+			}
 			return
 		}
 		if time.Now().After(deadline) {
@@ -85,7 +90,7 @@ func (b *browser) idle() {
 // center returns the viewport coordinates of an element's centre.
 func (b *browser) center(sel string) (x, y float64) {
 	b.t.Helper()
-	pt := js[[]float64](b, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, sel))
+	pt := js[[]float64](b, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, sel))
 	require.Len(b.t, pt, 2)
 	return pt[0], pt[1]
 }
@@ -138,6 +143,39 @@ func (b *browser) text(sel string) string {
 func (b *browser) moves() []string {
 	b.t.Helper()
 	return js[[]string](b, `ui.game.moves`)
+}
+
+// key presses a key, as on a keyboard.
+func (b *browser) key(k string) {
+	b.t.Helper()
+	b.do(chromedp.KeyEvent(k))
+}
+
+// ply is the viewed position's ply on the mainline (-1 in a variation).
+func (b *browser) ply() int {
+	b.t.Helper()
+	return js[int](b, `mainPly()`)
+}
+
+// piece is the code of the piece on a square ("wQ"), or "".
+func (b *browser) piece(sq string) string {
+	b.t.Helper()
+	return js[string](b, fmt.Sprintf(`document.querySelector('#board [data-sq="%s"] .piece')?.dataset.piece || ""`, sq))
+}
+
+// clickMove clicks the move of the move list with this SAN (the first).
+func (b *browser) clickMove(san string) {
+	b.t.Helper()
+	id := js[string](b, fmt.Sprintf(`(() => { const el = [...document.querySelectorAll("#moves .mv")].find(e => e.firstChild.textContent === %q); if (!el) return ""; el.id = "click-target"; return el.id; })()`, san))
+	require.NotEmpty(b.t, id, "no move %s in the list", san)
+	b.click("#" + id)
+	js[bool](b, `(document.getElementById("click-target")?.removeAttribute("id"), true)`)
+}
+
+// legalHere waits until the viewed position's legal moves are known.
+func (b *browser) legalHere() {
+	b.t.Helper()
+	b.waitJS("the position's legal moves", `viewInfo().known`, 10*time.Second)
 }
 
 // newGame fills the form and starts a game.
@@ -280,6 +318,27 @@ func TestBrowser(t *testing.T) {
 	b.waitJS("the analysis to stop", `!ui.game.analysing && ui.game.moves.length === 2`, 30*time.Second)
 	b.idle()
 
+	// In a game against the engine, a move in the game's past asks first
+	// and then cuts the game there (and the engine answers); saying no
+	// changes nothing.
+	require.Equal(t, 2, len(b.moves()))
+	b.clickMove(b.moves()[0])
+	require.Equal(t, 1, b.ply())
+	b.key(kb.Home)
+	b.waitJS("the start", `mainPly() === 0`, 5*time.Second)
+	b.legalHere()
+	js[bool](b, `(ui.asked = 0, ui.confirm = () => { ui.asked++; return false; }, true)`)
+	b.click(square("e2"))
+	b.click(square("e4"))
+	b.waitJS("the question", `ui.asked === 1 && !ui.busy`, 5*time.Second)
+	require.Equal(t, "d4", b.moves()[0], "refused: nothing changed")
+	js[bool](b, `(ui.confirm = () => { ui.asked++; return true; }, true)`)
+	b.click(square("e2"))
+	b.click(square("e4"))
+	b.waitJS("the game cut and the reply", `ui.asked === 2 && ui.game.moves.length === 2 && ui.game.moves[0] === "e4"`, 30*time.Second)
+	b.idle()
+	require.Equal(t, 2, b.ply(), "the view follows the game again")
+
 	// A phone-sized screen: the board fills the width, the panel goes below.
 	b.do(chromedp.EmulateViewport(390, 760, chromedp.EmulateScale(1), chromedp.EmulateMobile))
 	b.waitJS("the phone layout", `document.getElementById("board-wrap").getBoundingClientRect().width <= 390`, 5*time.Second)
@@ -293,4 +352,154 @@ func TestBrowser(t *testing.T) {
 	b.waitJS("a move on the phone", `ui.game.moves.length === 4`, 30*time.Second)
 	b.idle()
 	b.screenshot("06-phone.png")
+
+	b.do(chromedp.EmulateViewport(1100, 760, chromedp.EmulateScale(1)))
+	reviewInBrowser(t, b)
+}
+
+// reviewPGN is a short game with a comment, a variation and a blunder.
+const reviewPGN = `[Event "Browser test"]
+[White "Anna"]
+[Black "Ben"]
+[Result "1-0"]
+
+1. e4 e5 2. Bc4 {Eyeing f7.} Nc6 3. Qh5 Nf6 (3... g6 4. Qf3 Nf6) 4. Qxf7# 1-0
+`
+
+// reviewInBrowser drives the analysis board: a PGN import, moving through
+// the game by clicks and keys, a variation, a reload at the same place,
+// a review by both minds (the network where ONNX Runtime is installed, a
+// stand-in elsewhere), the bar, the graph, the arrows, the annotated PGN,
+// and the review on a phone-sized screen.
+func reviewInBrowser(t *testing.T, b *browser) {
+	mcts := MCTS("", "", 64)
+	if err := mcts.Available(); err != nil {
+		t.Logf("MCTS unavailable (%v): a stand-in reviews in its place", err)
+		mcts = (&fakeMind{root: true}).pool()
+	}
+	srv := New(Config{Minds: map[string]*Pool{"alphabeta": AlphaBeta(16), "mcts": mcts}})
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	defer srv.Close()
+	// The page leaves first, so that its event stream ends.
+	defer b.do(chromedp.Navigate("about:blank"))
+	b.do(chromedp.Navigate(ts.URL + "/"))
+	b.waitJS("the board", `document.querySelectorAll("#board .piece").length === 32`, 20*time.Second)
+	b.idle()
+	b.lastID = js[string](b, `ui.game.id`)
+
+	// A bad PGN: the line and the reason, and the game stays.
+	b.click("#import-box summary")
+	b.setValue("import-text", "1. e4 e5\n2. Ke3 *")
+	b.click("#import")
+	b.waitJS("the import's error", `!document.getElementById("message").hidden`, 10*time.Second)
+	require.Contains(t, b.text("#message"), `line 2: illegal move "Ke3"`)
+	require.Equal(t, b.lastID, js[string](b, `ui.game.id`))
+
+	// The import: the moves, the comment, the variation; the start shown.
+	b.setValue("import-text", reviewPGN)
+	b.click("#import")
+	b.waitJS("the imported game", fmt.Sprintf(`ui.game.id !== %q && ui.game.moves.length === 7 && !ui.busy`, b.lastID), 10*time.Second)
+	require.Equal(t, "both", js[string](b, `ui.userSide`), "an imported game is an analysis board")
+	require.Equal(t, 0, b.ply())
+	require.Contains(t, b.text("#moves"), "Eyeing f7.")
+	require.Contains(t, b.text("#moves .var"), "g6")
+	require.Contains(t, b.text("#players"), "Anna – Ben")
+
+	// Clicking a move shows its position; the arrow keys step.
+	b.clickMove("Qh5")
+	require.Equal(t, 5, b.ply())
+	require.Equal(t, "wQ", b.piece("h5"))
+	require.Contains(t, js[string](b, `location.search`), "ply=5")
+	b.key(kb.ArrowRight)
+	b.waitJS("ply 6", `mainPly() === 6`, 5*time.Second)
+	require.Equal(t, "bN", b.piece("f6"))
+	b.key(kb.ArrowLeft)
+	b.key(kb.ArrowLeft)
+	b.waitJS("ply 4", `mainPly() === 4`, 5*time.Second)
+	require.Equal(t, "", b.piece("h5"))
+	b.key(kb.End)
+	b.waitJS("the end", `mainPly() === 7`, 5*time.Second)
+	require.Equal(t, "Checkmate: White wins", b.text("#status"))
+	b.key(kb.Home)
+	b.waitJS("the start", `mainPly() === 0`, 5*time.Second)
+	// The variation's move: its position.
+	b.clickMove("g6")
+	b.waitJS("the variation", `mainPly() === -1`, 5*time.Second)
+	require.Equal(t, "bP", b.piece("g6"))
+	require.Contains(t, b.text("#nav-where"), "variation")
+	// A move from an earlier position of an analysis board starts a
+	// variation; the mainline stays.
+	b.clickMove("e5")
+	b.legalHere()
+	b.click(square("d2"))
+	b.click(square("d4"))
+	b.waitJS("a new variation", `!ui.busy && ui.game.notes && ui.game.notes[2] && ui.game.notes[2].variations.length === 1`, 10*time.Second)
+	require.Equal(t, 7, len(b.moves()))
+	require.Equal(t, "e2e4,e7e5,d2d4", js[string](b, `viewPath().join(",")`))
+
+	// A reload shows the same place (the URL holds the game and the ply).
+	b.clickMove("Nc6")
+	url := js[string](b, `location.href`)
+	require.Contains(t, url, "ply=4")
+	b.do(chromedp.Reload())
+	b.waitJS("the reloaded page", `ui.game && ui.game.moves.length === 7 && mainPly() === 4`, 20*time.Second)
+	require.Equal(t, "bN", b.piece("c6"))
+
+	// The review: both minds, progress, then every move classified.
+	b.setValue("review-budget", "100")
+	b.click("#review")
+	b.waitJS("the review", `ui.review && ui.review.status === "done"`, 90*time.Second)
+	b.waitJS("the review drawn", `!document.getElementById("graph").hasAttribute("hidden") && document.querySelectorAll("#graph .curve").length === 2`, 10*time.Second)
+	require.Equal(t, []string{"alphabeta", "mcts"}, js[[]string](b, `ui.review.minds`))
+	for _, m := range []string{"alphabeta", "mcts"} {
+		for _, side := range []string{"white", "black"} {
+			acc := b.text(fmt.Sprintf(`#review-summary td.acc[data-mind=%q][data-side=%q]`, m, side))
+			require.NotEqual(t, "–", acc, "%s %s accuracy", m, side)
+		}
+	}
+	require.Contains(t, b.text("#moves .mv.cls-blunder"), "Nf6", "the blunder marked in the move list")
+	require.Equal(t, 1, js[int](b, `document.querySelectorAll("#graph circle.cls-blunder").length`))
+
+	// The graph is clickable: the position after the blunder.
+	x := js[float64](b, `(() => { const g = document.getElementById("graph"); g.scrollIntoView({block: "nearest"}); const r = g.getBoundingClientRect(); return r.left + r.width * 6 / 7; })()`)
+	y := js[float64](b, `(() => { const r = document.getElementById("graph").getBoundingClientRect(); return r.top + r.height / 2; })()`)
+	b.do(chromedp.MouseClickXY(x, y))
+	b.waitJS("the graph's ply", `mainPly() === 6`, 5*time.Second)
+	card := b.text("#review-move")
+	require.Contains(t, card, "blunder")
+	require.Contains(t, card, "Better:")
+	require.Contains(t, card, "prior", "MCTS's top moves with the network's priors")
+	// The bar: White is winning (mate in one).
+	require.Greater(t, js[float64](b, `Number(document.getElementById("evalbar").dataset.win)`), 90.0)
+	// The arrows: each mind's best move here, Qxf7#.
+	arrows := js[map[string]string](b, `Object.fromEntries([...document.querySelectorAll("#arrows line.arrow")].map(l => [l.dataset.mind, l.dataset.move]))`)
+	require.Equal(t, "h5f7", arrows["alphabeta"])
+	require.Contains(t, arrows, "mcts")
+	b.screenshot("07-review.png")
+	// Before the blunder, MCTS's top moves with their visit shares.
+	b.clickMove("Qh5")
+	require.Contains(t, b.text("#review-move"), "% of playouts, prior")
+
+	// The annotated PGN: evals, glyphs, the better line, the comment kept.
+	href := js[string](b, `document.getElementById("download-review").getAttribute("href")`)
+	require.Contains(t, href, "annotated=1")
+	annotated, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(%q).then(r => r.text())`, href), chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	require.Contains(t, annotated, "[%eval")
+	require.Contains(t, annotated, "$4")
+	require.Contains(t, annotated, "{Eyeing f7.")
+	require.Contains(t, annotated, `[Annotator "Twofold"]`)
+
+	// On a phone: the board, the bar and the graph fit the width, the graph
+	// still takes clicks.
+	b.do(chromedp.EmulateViewport(390, 760, chromedp.EmulateScale(1), chromedp.EmulateMobile))
+	b.waitJS("the phone layout", `document.getElementById("left").getBoundingClientRect().right <= 390`, 5*time.Second)
+	g := js[[]float64](b, `(() => { const e = document.getElementById("graph"); e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.height]; })()`)
+	require.GreaterOrEqual(t, g[0], 0.0)
+	require.LessOrEqual(t, g[1], 390.0)
+	require.Greater(t, js[float64](b, `document.getElementById("board-wrap").getBoundingClientRect().width`), 340.0)
+	b.do(chromedp.MouseClickXY(g[0]+(g[1]-g[0])*5/7, g[2]+g[3]/2))
+	b.waitJS("the graph's ply on the phone", `mainPly() === 5`, 5*time.Second)
+	b.screenshot("08-review-phone.png")
 }

@@ -33,7 +33,17 @@ type game struct {
 	thinking    bool
 	cancelThink context.CancelFunc
 	analysis    *analysis
-	gone        bool // deleted or expired; a search that ends now is dropped
+	review      *review // the last review started, running or not
+	gone        bool    // deleted or expired; a search that ends now is dropped
+
+	// From a PGN import, or added on the board: the tags, the comment
+	// before the first move, the notes of the mainline's moves (comments,
+	// NAGs, variations; at most one per move), and the result the PGN gave
+	// (kept until the mainline changes).
+	tags    []pgn.Tag
+	comment string
+	notes   []pgn.Note
+	result  string
 
 	events *hub
 }
@@ -88,6 +98,18 @@ type State struct {
 	Level     string `json:"level"`
 	Thinking  bool   `json:"thinking"`
 	Analysing bool   `json:"analysing"`
+	// FENs are the mainline's positions: the start, then the position
+	// after each move.
+	FENs []string `json:"fens"`
+	// Notes are the mainline moves' annotations (one per move), absent
+	// when there are none; Comment comes before the first move; Tags are
+	// a PGN import's.
+	Notes   []Note `json:"notes,omitempty"`
+	Comment string `json:"comment,omitempty"`
+	Tags    []Tag  `json:"tags,omitempty"`
+	// Review is the last review's status: "" (none), "running", "done",
+	// "cancelled" or "failed".
+	Review string `json:"review"`
 }
 
 var statusNames = map[movegen.Status]string{
@@ -139,9 +161,23 @@ func (g *game) state() State {
 		Status: statusNames[st], Reason: reason, Result: res,
 		Mind: g.mind, Level: g.level.String(),
 		Thinking: g.thinking, Analysing: g.analysis.running(),
+		FENs:    make([]string, 0, len(g.moves)+1),
+		Notes:   notesJSON(g.start, g.moves, g.notes, 0),
+		Comment: g.comment,
+		Review:  g.review.status(),
 	}
+	if st == movegen.Ongoing && g.result != "" {
+		s.Result = g.result
+	}
+	for _, t := range g.tags {
+		s.Tags = append(s.Tags, Tag{t.Name, t.Value})
+	}
+	q := g.start.Clone()
+	s.FENs = append(s.FENs, q.FEN())
 	for _, m := range g.moves {
 		s.UCIMoves = append(s.UCIMoves, m.UCI(p.Chess960()))
+		q.Make(m)
+		s.FENs = append(s.FENs, q.FEN())
 	}
 	if n := len(g.moves); n > 0 {
 		s.LastMove = s.UCIMoves[n-1]
@@ -193,6 +229,7 @@ func (g *game) play(uci string) error {
 	}
 	g.pos.Make(m)
 	g.moves = append(g.moves, m)
+	g.result = ""
 	return nil
 }
 
@@ -201,24 +238,33 @@ func (g *game) undo(n int) error {
 	if n < 1 || n > len(g.moves) {
 		return &apiError{status: 409, msg: fmt.Sprintf("cannot undo %d plies: the game has %d", n, len(g.moves))}
 	}
-	for range n {
-		g.pos.Unmake()
-	}
-	g.moves = g.moves[:len(g.moves)-n]
+	g.truncate(len(g.moves) - n)
 	return nil
 }
 
-// pgn renders the game (g.mu held).
-func (g *game) pgn() string {
+// pgnGame is the game for the PGN writer (g.mu held): an imported game
+// keeps its tags, comments and variations.
+func (g *game) pgnGame() pgn.Game {
 	st := movegen.GameStatus(g.pos)
 	res, reason := result(g.pos, st)
-	gm := pgn.Game{
-		Event: "Twofold in the browser", Site: "engine serve", Date: g.created,
-		Result: res, Termination: reason,
-		Moves: g.moves,
+	if st == movegen.Ongoing && g.result != "" {
+		res = g.result
 	}
-	if g.start.FEN() != board.StartPosition().FEN() {
+	gm := pgn.Game{Result: res, Termination: reason, Moves: g.moves, Comment: g.comment, Tags: g.tags}
+	if len(g.notes) > 0 {
+		gm.Notes = append([]pgn.Note(nil), g.notes...)
+		for len(gm.Notes) < len(gm.Moves) {
+			gm.Notes = append(gm.Notes, pgn.Note{})
+		}
+	}
+	if g.tags == nil {
+		gm.Event, gm.Site, gm.Date = "Twofold in the browser", "engine serve", g.created
+	}
+	if g.start.FEN() != board.StartPosition().FEN() || g.start.Chess960() {
 		gm.Start = g.start
 	}
-	return gm.String()
+	return gm
 }
+
+// pgn renders the game (g.mu held).
+func (g *game) pgn() string { return g.pgnGame().String() }

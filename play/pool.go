@@ -120,6 +120,7 @@ func (p *Pool) put(s pooled) {
 // ThinkRequest says how long and how a searcher thinks.
 type ThinkRequest struct {
 	MoveTime time.Duration // 0 with Infinite: until ctx is done
+	Nodes    uint64        // nodes (playouts for MCTS) at most; 0: no limit
 	Infinite bool
 	MultiPV  int
 	Level    Level
@@ -128,19 +129,20 @@ type ThinkRequest struct {
 // think searches pos (which it does not modify) with a searcher of the
 // pool until ctx is done or the request's limit is reached, calling report
 // with each line (from any goroutine, never after think returns), and
-// returns the line of the move chosen. A position without legal moves is
-// never passed. Lines are the searcher's own, from the side to move's
-// point of view; toInfo turns them round for the page.
-func (p *Pool) think(ctx context.Context, pos *board.Position, req ThinkRequest, report func(mind.Info)) (mind.Info, error) {
+// returns the line of the move chosen and the searcher's result. A
+// position without legal moves is never passed. Lines are the searcher's
+// own, from the side to move's point of view; toInfo turns them round for
+// the page.
+func (p *Pool) think(ctx context.Context, pos *board.Position, req ThinkRequest, report func(mind.Info)) (mind.Info, mind.Result, error) {
 	ps, err := p.get()
 	if err != nil {
-		return mind.Info{}, fmt.Errorf("unavailable: %w", err)
+		return mind.Info{}, mind.Result{}, fmt.Errorf("unavailable: %w", err)
 	}
 	defer p.put(ps)
 	for _, kv := range req.Level.options() {
 		if o, ok := mind.Find(ps.opts, kv[0]); ok {
 			if err := o.Set(kv[1]); err != nil {
-				return mind.Info{}, err
+				return mind.Info{}, mind.Result{}, err
 			}
 		}
 	}
@@ -153,7 +155,7 @@ func (p *Pool) think(ctx context.Context, pos *board.Position, req ThinkRequest,
 		best mind.Info // the last first line reported
 	)
 	done := make(chan mind.Result, 1)
-	s.Go(pos, timeman.Limits{MoveTime: req.MoveTime, Infinite: req.Infinite}, func(i mind.Info) {
+	s.Go(pos, timeman.Limits{MoveTime: req.MoveTime, Nodes: req.Nodes, Infinite: req.Infinite}, func(i mind.Info) {
 		if i.CurrMove != board.NoMove || len(i.PV) == 0 {
 			return
 		}
@@ -172,17 +174,17 @@ func (p *Pool) think(ctx context.Context, pos *board.Position, req ThinkRequest,
 		res = <-done
 	}
 	if res.Err != nil {
-		return mind.Info{}, res.Err
+		return mind.Info{}, res, res.Err
 	}
 	if res.Best == board.NoMove {
-		return mind.Info{}, errors.New("no move found")
+		return mind.Info{}, res, errors.New("no move found")
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(best.PV) == 0 || best.PV[0] != res.Best {
 		best = mind.Info{MultiPV: 1, Depth: res.Depth, Score: res.Score, Nodes: res.Nodes, PV: []board.Move{res.Best}}
 	}
-	return best, nil
+	return best, res, nil
 }
 
 // Level is a playing strength: a named difficulty or an Elo.

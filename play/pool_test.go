@@ -30,7 +30,7 @@ func TestLevelSetsTheSearchersStrength(t *testing.T) {
 		{Level{Elo: MaxElo}, search.EloStrength(MaxElo)},
 		{Level{Name: "max"}, search.Strength{}},
 	} {
-		_, err := pool.think(context.Background(), board.StartPosition(), ThinkRequest{MoveTime: 20 * time.Millisecond, MultiPV: 1, Level: c.level}, func(mind.Info) {})
+		_, _, err := pool.think(context.Background(), board.StartPosition(), ThinkRequest{MoveTime: 20 * time.Millisecond, MultiPV: 1, Level: c.level}, func(mind.Info) {})
 		require.NoError(t, err, c.level)
 		require.Len(t, pool.free, 1, "one searcher, reused")
 		assert.Equal(t, c.want, pool.free[0].s.(*search.Searcher).Options().Strength, c.level)

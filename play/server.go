@@ -20,6 +20,7 @@ type Config struct {
 	MaxThink     time.Duration // the most time per move a request may ask
 	MaxAnalysis  time.Duration // an analysis stops by itself after this
 	MaxBody      int64         // request body bytes
+	MaxPGN       int64         // request body bytes of a PGN import (POST /api/games, /api/pgn)
 	Searches     int           // searches (engine moves and analyses) running at once, all games together
 	QueueWait    time.Duration // how long a search waits for a free slot before 503
 	MaxMultiPV   int           // analysis lines
@@ -39,6 +40,7 @@ var DefaultConfig = Config{
 	MaxThink:     30 * time.Second,
 	MaxAnalysis:  10 * time.Minute,
 	MaxBody:      16 << 10,
+	MaxPGN:       1 << 20,
 	Searches:     2,
 	QueueWait:    5 * time.Second,
 	MaxMultiPV:   5,
@@ -77,6 +79,9 @@ func (c Config) withDefaults() Config {
 	pickD(&c.QueueWait, d.QueueWait)
 	if c.MaxBody <= 0 {
 		c.MaxBody = d.MaxBody
+	}
+	if c.MaxPGN <= 0 {
+		c.MaxPGN = max(d.MaxPGN, c.MaxBody)
 	}
 	c.DefaultThink = min(c.DefaultThink, c.MaxThink)
 	if c.Minds == nil {
@@ -147,15 +152,16 @@ func (s *Server) janitor() {
 }
 
 // sweep deletes the games idle for longer than IdleExpiry. A game whose
-// engine is thinking or that is being analysed is in use, whatever its
-// last request (both end by themselves: MaxThink, MaxAnalysis).
+// engine is thinking, that is being analysed or reviewed is in use,
+// whatever its last request (all end by themselves: MaxThink,
+// MaxAnalysis).
 func (s *Server) sweep() int {
 	now := s.cfg.Now()
 	var idle []*game
 	s.mu.Lock()
 	for id, g := range s.games {
 		g.mu.Lock()
-		if !g.thinking && !g.analysis.running() && now.Sub(g.lastUsed) > s.cfg.IdleExpiry {
+		if !g.thinking && !g.analysis.running() && !g.review.running() && now.Sub(g.lastUsed) > s.cfg.IdleExpiry {
 			idle = append(idle, g)
 			delete(s.games, id)
 		}
@@ -177,6 +183,7 @@ func (s *Server) retire(g *game) {
 		g.cancelThink()
 	}
 	g.stopAnalysis()
+	g.stopReview(errReviewCancelled)
 	g.mu.Unlock()
 	g.events.close()
 }

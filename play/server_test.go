@@ -30,6 +30,9 @@ type fakeMind struct {
 	block   bool
 	started chan struct{} // receives once per search, when set
 	calls   atomic.Int32
+	// timed: a search with a movetime takes it (or until stopped);
+	// root: the result lists root moves, as MCTS's does.
+	timed, root bool
 }
 
 // pool is the fake as one of the server's minds.
@@ -54,11 +57,24 @@ func (s *fakeSearch) Go(pos *board.Position, lim timeman.Limits, report func(min
 	report(mind.Info{MultiPV: 1, Depth: 1, Score: mind.CP(12), PV: []board.Move{m}})
 	stop := make(chan struct{})
 	s.stop = stop
-	go func() {
-		if s.f.block || lim.Infinite {
-			<-stop
+	res := mind.Result{Best: m, Score: mind.CP(12)}
+	if s.f.root {
+		for i, rm := range ml.Moves()[:min(3, ml.Len())] {
+			res.Root = append(res.Root, mind.RootMove{Move: rm, Visits: 30 - 10*i, Share: float64(3-i) / 6, Prior: 0.5 / float64(i+1), Q: 0.1})
 		}
-		done(mind.Result{Best: m})
+		res.Q = 0.1
+	}
+	go func() {
+		switch {
+		case s.f.block || lim.Infinite:
+			<-stop
+		case s.f.timed && lim.MoveTime > 0:
+			select {
+			case <-stop:
+			case <-time.After(lim.MoveTime):
+			}
+		}
+		done(res)
 	}()
 }
 
