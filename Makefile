@@ -86,7 +86,7 @@ nocgo-test:
 
 pytest: py-deps
 	$(PYTHON) -m unittest discover -s azero/train
-	$(PYTHON) -m unittest discover -s eval/train
+	$(PYTHON) -m unittest discover -s nnue/train
 	$(PYTHON) -m unittest discover -s scripts -p "*_test.py"
 
 fmt-check:
