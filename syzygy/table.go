@@ -270,7 +270,7 @@ func parseTable(raw []byte, m *material, dtz bool) (*tableData, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if len(raw)-r.off != 16 {
+	if len(raw)-r.off < 16 {
 		return nil, corrupt("%d bytes after the data, want a 16-byte checksum", len(raw)-r.off)
 	}
 	return t, nil
