@@ -23,9 +23,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twofold-chess/twofold/internal/tbcheck"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/syzygy"
-	"github.com/twofold-chess/twofold/internal/tbcheck"
 )
 
 func main() {

@@ -6,6 +6,7 @@ package tbcheck
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -204,46 +205,69 @@ func keyOf(p *board.Position, m board.Move) string {
 
 // RandomPosition returns a random legal position with the material of the
 // table name (such as "KRPvKR"): either colour may hold the first side,
-// either may move, pawns stand on ranks 2 to 7, the side not to move is not
-// in check, and where a pawn could just have made a double step beside an
-// enemy pawn the en-passant square is set one time in four.
+// either may move, pawns stand on ranks 2 to 7 and the side not to move is
+// not in check. When both sides have pawns, one position in three has a
+// pawn that has just double-stepped beside an enemy pawn, en passant
+// possible.
 func RandomPosition(rng *rand.Rand, name string) (*board.Position, error) {
 	sides := strings.Split(name, "v")
 	if len(sides) != 2 {
 		return nil, fmt.Errorf("table name %q", name)
 	}
 	for tries := 0; tries < 100000; tries++ {
-		var grid [64]byte
 		white := rng.IntN(2) == 0
-		ok := true
+		var pieces []byte // FEN letters
 		for s, side := range sides {
-			upper := (s == 0) == white
-			for _, c := range side {
-				sq := rng.IntN(64)
-				if c == 'P' {
-					sq = 8 + rng.IntN(48)
+			for _, c := range []byte(side) {
+				if (s == 0) != white {
+					c += 'a' - 'A'
 				}
-				if grid[sq] != 0 {
-					ok = false
-					break
-				}
-				l := byte(c)
-				if !upper {
-					l += 'a' - 'A'
-				}
-				grid[sq] = l
+				pieces = append(pieces, c)
 			}
-		}
-		if !ok {
-			continue
 		}
 		stm := "w"
 		if rng.IntN(2) == 0 {
 			stm = "b"
 		}
+		var grid [64]byte
 		ep := "-"
-		if rng.IntN(4) == 0 {
-			ep = epSquare(&grid, stm, rng)
+		if bytes.IndexByte(pieces, 'P') >= 0 && bytes.IndexByte(pieces, 'p') >= 0 && rng.IntN(3) == 0 {
+			// The side to move's pawn on its fifth rank, the enemy pawn
+			// beside it just arrived from two squares back.
+			own, their, rank, dir := byte('P'), byte('p'), 4, 1
+			if stm == "b" {
+				own, their, rank, dir = 'p', 'P', 3, -1
+			}
+			f := rng.IntN(8)
+			g := f + 1
+			if f == 7 || (f > 0 && rng.IntN(2) == 0) {
+				g = f - 1
+			}
+			grid[rank*8+f], grid[rank*8+g] = own, their
+			ep = board.Square((rank+dir)*8 + g).String()
+			grid[(rank+dir)*8+g], grid[(rank+2*dir)*8+g] = '.', '.' // must stay empty
+			pieces = slices.Delete(pieces, bytes.IndexByte(pieces, own), bytes.IndexByte(pieces, own)+1)
+			pieces = slices.Delete(pieces, bytes.IndexByte(pieces, their), bytes.IndexByte(pieces, their)+1)
+		}
+		ok := true
+		for _, c := range pieces {
+			sq := rng.IntN(64)
+			if c == 'P' || c == 'p' {
+				sq = 8 + rng.IntN(48)
+			}
+			if grid[sq] != 0 {
+				ok = false
+				break
+			}
+			grid[sq] = c
+		}
+		if !ok {
+			continue
+		}
+		for i := range grid {
+			if grid[i] == '.' {
+				grid[i] = 0
+			}
 		}
 		fen := fenOf(&grid) + " " + stm + " - " + ep + " 0 1"
 		p, err := movegen.ParseFEN(fen)
@@ -256,29 +280,6 @@ func RandomPosition(rng *rand.Rand, name string) (*board.Position, error) {
 		return p, nil
 	}
 	return nil, fmt.Errorf("no legal position found for %s", name)
-}
-
-// epSquare picks a square where the side not to move may just have
-// double-stepped a pawn that the side to move can take en passant.
-func epSquare(grid *[64]byte, stm string, rng *rand.Rand) string {
-	pawn, enemy, rank, dir := byte('p'), byte('P'), 4, 1 // black pushed to rank 5 (index 4)
-	if stm == "b" {
-		pawn, enemy, rank, dir = 'P', 'p', 3, -1
-	}
-	var cands []int
-	for f := 0; f < 8; f++ {
-		sq := rank*8 + f
-		if grid[sq] != pawn || grid[sq+8*dir] != 0 || grid[sq+16*dir] != 0 {
-			continue
-		}
-		if (f > 0 && grid[sq-1] == enemy) || (f < 7 && grid[sq+1] == enemy) {
-			cands = append(cands, sq+8*dir)
-		}
-	}
-	if len(cands) == 0 {
-		return "-"
-	}
-	return board.Square(cands[rng.IntN(len(cands))]).String()
 }
 
 func fenOf(grid *[64]byte) string {
