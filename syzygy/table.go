@@ -56,7 +56,7 @@ type pairs struct {
 	spanShift  uint     // a sparse index entry every 1<<spanShift values
 	numBlocks  int      // blocks of data
 	minLen     int      // shortest Huffman code in bits
-	lowest     []byte   // lowest symbol of each code length (u16 each), minLen..maxLen
+	lowest     []int    // lowest symbol of each code length, minLen..maxLen
 	base       []uint64 // base[l-minLen]: the lowest code of length l, left-aligned
 	symLen     []uint8  // values minus one each symbol expands to
 	symPat     []byte   // 3 bytes per symbol: left and right child (12 bits each)
@@ -312,7 +312,7 @@ func parsePairs(r *reader, d *pairs, dtz bool) {
 	d.numBlocks = int(real)
 	d.numLengths = int(real) + pad
 	h := maxLen - d.minLen + 1
-	d.lowest = r.bytes(2*h, "code table")
+	lowest := r.bytes(2*h, "code table")
 	numSyms := int(r.u16("symbol count"))
 	d.symPat = r.bytes(3*numSyms, "symbol tree")
 	r.off += numSyms & 1
@@ -324,13 +324,16 @@ func parsePairs(r *reader, d *pairs, dtz bool) {
 		return
 	}
 
+	d.lowest = make([]int, h)
+	for i := range d.lowest {
+		d.lowest[i] = int(binary.LittleEndian.Uint16(lowest[2*i:]))
+	}
+
 	// base[i] is the first code of length minLen+i, left-aligned in 64 bits;
 	// longer codes are numerically smaller.
 	d.base = make([]uint64, h)
 	for i := h - 2; i >= 0; i-- {
-		lo := uint64(binary.LittleEndian.Uint16(d.lowest[2*i:]))
-		lo1 := uint64(binary.LittleEndian.Uint16(d.lowest[2*i+2:]))
-		d.base[i] = (d.base[i+1] + lo - lo1) / 2
+		d.base[i] = (d.base[i+1] + uint64(d.lowest[i]) - uint64(d.lowest[i+1])) / 2
 	}
 	for i := range d.base {
 		d.base[i] <<= 64 - uint(d.minLen+i)
@@ -417,8 +420,10 @@ func (d *pairs) value(idx uint64) (int, bool) {
 		return 0, false
 	}
 
-	// Decode symbols from the start of the block until the one holding lit.
+	// Decode symbols from the start of the block until the one holding lit;
+	// a block holds at most 65536 values and never runs past its end.
 	p := block << d.blockShift
+	end := p + 1<<d.blockShift + 8
 	buf := d.load(p, 8)
 	p += 8
 	avail := 64
@@ -429,7 +434,7 @@ func (d *pairs) value(idx uint64) (int, bool) {
 			l++
 		}
 		length := l + d.minLen
-		sym = int(binary.LittleEndian.Uint16(d.lowest[2*l:])) + int((buf-d.base[l])>>(64-uint(length)))
+		sym = d.lowest[l] + int((buf-d.base[l])>>(64-uint(length)))
 		if sym >= len(d.symLen) {
 			return 0, false
 		}
@@ -444,7 +449,7 @@ func (d *pairs) value(idx uint64) (int, bool) {
 			buf |= d.load(p, 4) << uint(64-avail)
 			p += 4
 		}
-		if p > len(d.data)+8 {
+		if p > end {
 			return 0, false
 		}
 	}
