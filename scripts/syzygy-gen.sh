@@ -8,8 +8,9 @@
 # OUTDIR receives the .rtbw and .rtbz files. Without TABLE names it makes
 # every 3- and 4-piece table. A table whose subtables are missing (the
 # generator names them: captures and promotions lead into them) gets them
-# first, recursively. Tables already in OUTDIR are kept. THREADS (default
-# 1) is passed on as -t. Finally tbcheck compares the embedded checksums of
+# first, recursively; of those only the WDL file is made, all the generator
+# reads (SUBTABLES=both makes their DTZ files too). Tables already in OUTDIR
+# are kept. THREADS (default 1) is passed on as -t. Finally tbcheck compares the embedded checksums of
 # the tables with the generator's published list where it has them.
 set -euo pipefail
 
@@ -36,25 +37,31 @@ if [ ${#tables[@]} -eq 0 ]; then
   done
 fi
 
-# make TABLE: generate it unless present, first making what it asks for.
+# make TABLE [wdl]: generate it unless present, first making what it asks
+# for; with "wdl" only its WDL file.
 make_table() {
-  local tb=$1 tool=rtbgen log
-  [ -f "$out/$tb.rtbw" ] && [ -f "$out/$tb.rtbz" ] && return 0
+  local tb=$1 only=${2:-} tool=rtbgen log opt=
+  if [ "$only" = wdl ]; then
+    [ -f "$out/$tb.rtbw" ] && return 0
+    opt=--wdl
+  else
+    [ -f "$out/$tb.rtbw" ] && [ -f "$out/$tb.rtbz" ] && return 0
+  fi
   case $tb in *P*) tool=rtbgenp ;; esac
   log=$(mktemp)
-  for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
-    echo "generating $tb" >&2
-    if (cd "$out" && RTBPATH="$out" nice "$gen/$tool" -t "$threads" "$tb") >"$log" 2>&1; then
+  for _ in $(seq 1 64); do
+    echo "generating $tb ${opt:+(WDL only)}" >&2
+    if (cd "$out" && RTBPATH="$out" nice "$gen/$tool" -t "$threads" $opt "$tb") >"$log" 2>&1; then
       rm -f "$log"
       return 0
     fi
-    missing=$(sed -n 's/^Missing table: //p' "$log" | head -1)
+    missing=$(sed -n 's/.*Missing table: //p' "$log" | head -1)
     if [ -z "$missing" ]; then
       cat "$log" >&2
       rm -f "$log"
       return 1
     fi
-    make_table "$missing"
+    if [ "${SUBTABLES:-wdl}" = both ]; then make_table "$missing"; else make_table "$missing" wdl; fi
   done
   rm -f "$log"
   echo "$tb: too many missing subtables" >&2

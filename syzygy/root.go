@@ -8,8 +8,8 @@ import (
 )
 
 // MaxRank is the rank of a move that wins for certain within the
-// fifty-move rule; ranks of wins that the rule may spoil lie between
-// MaxRank/2-200 and MaxRank/2, draws rank 0 and losses mirror wins.
+// fifty-move rule. A win the rule may spoil ranks MaxRank/2 less its DTZ
+// and the fifty-move counter, a draw 0; losses mirror wins.
 const MaxRank = 1 << 18
 
 // RootMove is a legal move of a root position as the tables judge it.
@@ -176,9 +176,9 @@ func dtzPreference(dtz int) int {
 }
 
 // ProbeRootWDL ranks the legal moves of p with the WDL tables alone, for
-// when DTZ tables are missing: a certain win ranks MaxRank, a cursed win
-// MaxRank/2-101, a draw 0, and so on, as Outcome reads them; sorted best first (DTZ is left 0,
-// WDL is the move's result without regard to the root's counter).
+// when DTZ tables are missing: a win ranks MaxRank, a cursed win
+// MaxRank/2-101, a draw 0 and so on, as Outcome reads them, best first.
+// DTZ is left 0 and WDL is the move's result from a zeroed counter.
 // Without the DTZ tables a won ending may not be converted in time, so a
 // search should keep probing WDL below the root in that case.
 func (tb *Tablebase) ProbeRootWDL(p *board.Position) ([]RootMove, error) {

@@ -140,7 +140,7 @@ func OpenWith(path string, opts Options) (*Tablebase, error) {
 // 0 when there is none.
 func (tb *Tablebase) MaxPieces() int { return tb.maxPieces }
 
-// NumWDL and NumDTZ return how many WDL and DTZ files were found.
+// NumWDL returns how many WDL files were found.
 func (tb *Tablebase) NumWDL() int { return tb.numWDL }
 
 // NumDTZ returns how many DTZ files were found.
