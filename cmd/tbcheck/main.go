@@ -6,7 +6,8 @@
 //
 // For each position it runs "fathom --path=DIR FEN" and compares the WDL,
 // the DTZ and the winning, drawing and losing moves fathom prints with
-// those the prober gives. It prints every disagreement and a summary, and
+// those the prober gives. Tables with only a WDL file (made as subtables
+// for the generator) get no positions of their own. It prints every disagreement and a summary, and
 // exits with status 1 if there was any. With --golden it also writes
 // fathom's answers to FILE, one "FEN;WDL;DTZ;winning;drawing;losing" line
 // per position, for tests that run without fathom.
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -76,9 +78,17 @@ func run(dir string, n, parallel int, seed uint64, golden, fathom string, maxSho
 		}
 		return fmt.Errorf("%d unusable table files", len(errs))
 	}
-	tables := tb.Tables()
+	// fathom's root probe needs both files of the position's table.
+	var tables []string
+	for _, name := range tb.Tables() {
+		_, errW := os.Stat(filepath.Join(dir, name+".rtbw"))
+		_, errZ := os.Stat(filepath.Join(dir, name+".rtbz"))
+		if errW == nil && errZ == nil {
+			tables = append(tables, name)
+		}
+	}
 	if len(tables) == 0 {
-		return fmt.Errorf("no tables in %s", dir)
+		return fmt.Errorf("no table in %s has both its .rtbw and .rtbz file", dir)
 	}
 	fens, err := tbcheck.Positions(tables, n, seed)
 	if err != nil {
