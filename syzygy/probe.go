@@ -43,9 +43,18 @@ func (w WDL) String() string {
 // counter (capture or pawn move), by WDL+2.
 var wdlToDTZ = [5]int{-1, -101, 0, 101, 1}
 
-// probeable reports whether p is worth looking up at all.
+// probeable reports whether p is worth looking up at all: no castling
+// rights, not too many pieces, and a position that can arise in a game (one
+// king each, the side not to move not in check, no pawn on the first or
+// last rank), which the move generator relies on.
 func (tb *Tablebase) probeable(p *board.Position) bool {
-	return p.Castling() == board.NoCastling && p.Occupied().Count() <= tb.maxPieces
+	if p.Castling() != board.NoCastling || p.Occupied().Count() > tb.maxPieces ||
+		p.PiecesOfType(board.Pawn)&(board.Rank1|board.Rank8) != 0 ||
+		p.Pieces(board.White, board.King).Count() != 1 || p.Pieces(board.Black, board.King).Count() != 1 {
+		return false
+	}
+	them := p.Side().Other()
+	return !movegen.Attacked(p, p.KingSquare(them), p.Side(), p.Occupied())
 }
 
 // ProbeWDL returns the result of p with best play, the fifty-move rule

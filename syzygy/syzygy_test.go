@@ -191,6 +191,19 @@ func TestProbeRefusals(t *testing.T) {
 		_, err = tb.ProbeRoot(p)
 		assert.ErrorIs(t, err, syzygy.ErrNotFound, fen)
 	}
+	// Positions that cannot arise (kings side by side, the side not to
+	// move in check) are refused too: the move generator relies on that.
+	for _, fen := range []string{"8/8/8/3kK3/8/8/8/Q7 w - - 0 1", "8/8/8/3kK3/8/8/p7/8 b - - 0 1", "k7/Q7/8/8/8/8/8/K7 w - - 0 1"} {
+		p, err := board.ParseFEN(fen)
+		require.NoError(t, err)
+		_, err = tb.ProbeWDL(p)
+		assert.ErrorIs(t, err, syzygy.ErrNotFound, fen)
+		_, err = tb.ProbeDTZ(p)
+		assert.ErrorIs(t, err, syzygy.ErrNotFound, fen)
+		_, err = tb.ProbeRoot(p)
+		assert.ErrorIs(t, err, syzygy.ErrNotFound, fen)
+	}
+
 	empty, err := syzygy.Open("")
 	require.NoError(t, err)
 	_, err = empty.ProbeWDL(position(t, "8/8/8/8/8/2k5/8/K1Q5 b - - 0 1"))
