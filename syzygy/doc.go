@@ -6,8 +6,8 @@
 // Stockfish and Fathom) and needs no cgo.
 //
 // Open finds the tables in a list of directories; each file is mapped into
-// memory (read, where the system has no mmap here) and checked when a probe
-// first needs it. A missing, truncated, corrupt or wrongly named file makes
+// memory (Unix and Windows; read into memory elsewhere) and checked when a
+// probe first needs it. A missing, truncated, corrupt or wrongly named file makes
 // the probes that need it fail with a *TableError; the others go on.
 // ProbeWDL and ProbeDTZ allocate nothing and are safe for many goroutines,
 // each with its own board.Position. ProbeRoot ranks the legal moves of a
