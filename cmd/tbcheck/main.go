@@ -2,7 +2,7 @@
 // legal positions spread evenly over every table of a directory:
 //
 //	tbcheck --tbdir DIR [--positions 100000] [--parallel 2] [--seed 1]
-//	        [--golden FILE] [--fathom PATH]
+//	        [--tables KRPvKR,...] [--golden FILE] [--fathom PATH]
 //
 // For each position it runs "fathom --path=DIR FEN" and compares the WDL,
 // the DTZ and the winning, drawing and losing moves fathom prints with
@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,12 +39,13 @@ func main() {
 	golden := flag.String("golden", "", "write fathom's answers to this file")
 	fathom := flag.String("fathom", "", "fathom binary (default: fathom in PATH or /usr/games/fathom)")
 	maxShow := flag.Int("show", 20, "disagreements to print in full")
+	only := flag.String("tables", "", "comma-separated tables to check (default: all)")
 	flag.Parse()
 	if *dir == "" || flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*dir, *n, *parallel, *seed, *golden, *fathom, *maxShow); err != nil {
+	if err := run(*dir, *n, *parallel, *seed, *golden, *fathom, *maxShow, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "tbcheck:", err)
 		os.Exit(1)
 	}
@@ -62,7 +64,7 @@ func findFathom(bin string) (string, error) {
 	return "", fmt.Errorf("fathom not found (apt-get install fathom, or --fathom PATH)")
 }
 
-func run(dir string, n, parallel int, seed uint64, golden, fathom string, maxShow int) error {
+func run(dir string, n, parallel int, seed uint64, golden, fathom string, maxShow int, only string) error {
 	bin, err := findFathom(fathom)
 	if err != nil {
 		return err
@@ -83,7 +85,7 @@ func run(dir string, n, parallel int, seed uint64, golden, fathom string, maxSho
 	for _, name := range tb.Tables() {
 		_, errW := os.Stat(filepath.Join(dir, name+".rtbw"))
 		_, errZ := os.Stat(filepath.Join(dir, name+".rtbz"))
-		if errW == nil && errZ == nil {
+		if errW == nil && errZ == nil && (only == "" || slices.Contains(strings.Split(only, ","), name)) {
 			tables = append(tables, name)
 		}
 	}
