@@ -73,7 +73,7 @@ build: deps
 run: build
 	$(RUN_BIN)
 
-test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short test-browser
+test: fmt-check vet unit race nocgo-test pytest perft-suites train-smoke fuzz-short fuzz-syzygy test-browser
 
 # The AlphaBeta-only build (no cgo, so no ONNX Runtime binding): vet, the
 # tests that say MCTS is not in it, and a build for every release platform.
@@ -157,6 +157,25 @@ fuzz: build
 fuzz-short: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
 	./bin/ucifuzz --engine $(RUN_BIN) --inputs 2000 --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz-short
+
+# Syzygy tablebases (docs/tablebases.md). fuzz-syzygy feeds mutated table
+# files to the prober for a while (make test; FUZZTIME=.. to vary).
+# tb-check compares the prober with Debian's fathom on TB_POSITIONS random
+# positions spread over every table in TBDIR (fathom installed with apt):
+#   make tb-check TBDIR=/path/to/tables
+FUZZTIME     ?= 30s
+TB_POSITIONS ?= 100000
+.PHONY: fuzz-syzygy tb-check fathom
+fuzz-syzygy:
+	$(GO) test -run '^$$' -fuzz FuzzTable -fuzztime $(FUZZTIME) -parallel 1 ./syzygy
+
+fathom:
+	@command -v fathom >/dev/null 2>&1 || test -x /usr/games/fathom || \
+	  ($(SUDO) apt-get update -qq || true; $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fathom >/dev/null)
+
+tb-check: fathom
+	@test -n "$(TBDIR)" || (echo "usage: make tb-check TBDIR=<directory of .rtbw and .rtbz files>"; exit 2)
+	$(GO) run ./cmd/tbcheck --tbdir "$(TBDIR)" --positions $(TB_POSITIONS) --parallel 2
 
 # Every reference count, including the billion-node ones (a few minutes).
 perft-full: build

@@ -38,6 +38,7 @@ var subcommands = []subcommand{
 	{name: "ladder", args: "[flags]", summary: "measure a network against fixed opponents (random, greedy, alpha-beta 1-4)", needsNetwork: true, run: runLadder},
 	{name: "train", args: "--run-dir DIR", summary: "the AlphaZero loop: self-play, training, gating, ladder (resumable)", needsNetwork: true, run: runTrain},
 	{name: "climb", args: "--run-dir DIR", summary: "rounds of policy iteration, the shipped network's recipe: self-play, training, ladder, promotion (resumable)", needsNetwork: true, run: runClimb},
+	{name: "probe", args: "--syzygy DIR FEN", summary: "probe Syzygy tablebases: WDL, DTZ and the ranked moves (as fathom prints them)", run: runProbe},
 	{name: "serve", args: "[--addr 127.0.0.1:8080] [--open]", summary: "play and analyse in the browser: a web board and a JSON API", run: runServe},
 }
 
