@@ -106,9 +106,8 @@ func tbScore(m syzygy.RootMove, rule50 bool) int {
 // probeTB probes the WDL tables at a node of the tree: only right after a
 // capture or pawn move (the tables' value assumes a zeroed fifty-move
 // counter), without castling rights, with at most tbCard pieces (as many
-// only from tbDepth on). It returns the node's score and its bound: a win
-// is a lower bound (a quicker one may exist), a loss an upper bound, a
-// draw exact.
+// only from tbDepth on). It returns the node's score and its bound
+// (tbValue) and whether the tables had the position.
 func (t *thread) probeTB(depth, ply int) (int, Bound, bool) {
 	p, s := t.pos, t.s
 	if p.HalfmoveClock() != 0 || p.Castling() != board.NoCastling {
@@ -125,17 +124,26 @@ func (t *thread) probeTB(depth, ply int) (int, Bound, bool) {
 		return 0, BoundNone, false
 	}
 	t.tbHits.Add(1)
+	score, bound := tbValue(wdl, s.opts.Tablebases.Rule50, ply)
+	return score, bound, true
+}
+
+// tbValue is the score of a WDL result at ply and its bound: a win is a
+// lower bound (a quicker one may exist), a loss an upper bound, a draw
+// exact. Under the fifty-move rule a cursed win is a draw worth 2, a
+// blessed loss -2; without it they are a win and a loss.
+func tbValue(wdl syzygy.WDL, rule50 bool, ply int) (int, Bound) {
 	draw := syzygy.Draw // the best result that still counts as a draw
-	if s.opts.Tablebases.Rule50 {
+	if rule50 {
 		draw = syzygy.CursedWin
 	}
 	switch {
 	case wdl > draw:
-		return TBWin - ply, BoundLower, true
+		return TBWin - ply, BoundLower
 	case wdl < -draw:
-		return -TBWin + ply, BoundUpper, true
+		return -TBWin + ply, BoundUpper
 	}
-	return 2 * int(wdl), BoundExact, true
+	return 2 * int(wdl), BoundExact
 }
 
 // tbHits sums the threads' tablebase hits and the root probe's.
