@@ -11,6 +11,7 @@ import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/pgn"
+	"github.com/twofold-chess/twofold/syzygy"
 )
 
 // game is one game on the server. Its mutex guards every field; it is
@@ -36,6 +37,7 @@ type game struct {
 	gone        bool // deleted or expired; a search that ends now is dropped
 
 	events *hub
+	tables *syzygy.Tablebase // the server's tablebases, or nil
 }
 
 // analysis is a running infinite search; done is closed when it ends.
@@ -88,6 +90,8 @@ type State struct {
 	Level     string `json:"level"`
 	Thinking  bool   `json:"thinking"`
 	Analysing bool   `json:"analysing"`
+	// Tablebase is the tables' verdict, when the position is in them.
+	Tablebase *Tablebase `json:"tablebase,omitempty"`
 }
 
 var statusNames = map[movegen.Status]string{
@@ -139,6 +143,7 @@ func (g *game) state() State {
 		Status: statusNames[st], Reason: reason, Result: res,
 		Mind: g.mind, Level: g.level.String(),
 		Thinking: g.thinking, Analysing: g.analysis.running(),
+		Tablebase: probeTablebase(g.tables, p),
 	}
 	for _, m := range g.moves {
 		s.UCIMoves = append(s.UCIMoves, m.UCI(p.Chess960()))
