@@ -9,7 +9,8 @@
 # Each position of EPD (scripts/tb-endgames.epd: 24 won positions, 6 each of KQvKR, KRvKP,
 # KBNvK and KRPvKR, the winning side to move, and 16 drawn ones of KRPvKR and KRvKP in which
 # some move loses) is played twice, colours swapped, at TC against Stockfish with no tables
-# (its SyzygyPath empty), 1 thread and Hash 16 each. Run "tables" gives Twofold
+# (its SyzygyPath empty), 1 thread, Hash 16 and a Move Overhead of OVERHEAD ms each (a loaded
+# machine made Stockfish lose on time with its default 10). Run "tables" gives Twofold
 # SyzygyPath=TBDIR, run "baseline" nothing. No adjudication: every game is played to mate, the
 # fifty-move rule, repetition or insufficient material. The positions came from random
 # positions of those tables (internal/tbcheck.RandomPosition), kept when the tables said win
@@ -18,7 +19,7 @@
 # At the end each run's games are split by what the tables say of the start position for
 # Twofold's side (engine probe --syzygy TBDIR): winning (converted: won, which under the
 # fifty-move rule fastchess applies means within it), drawn (held: not lost) and losing, with
-# W/D/L for each and overall.
+# W/D/L for each and overall, and how many of the wins came on time rather than on the board.
 #
 # TBDIR must hold the tables of every position and of what captures and promotions lead to:
 # every 3- and 4-piece table and KRPvKR with KQRvKR, KRRvKR, KRBvKR and KRNvKR
@@ -35,6 +36,7 @@
 #   RUNS         which runs, in order [tables baseline]
 #   TC           time control [5+0.05]
 #   CONCURRENCY  games in parallel [2]
+#   OVERHEAD     Move Overhead of both engines, ms [100]
 #   RUN_DIR      where the binary, PGNs and logs go [runs/tb-endgames/<date>-<time>]
 #
 # Exit status: 0 when every run finished, non-zero on a build or runner failure.
@@ -59,6 +61,7 @@ EPD=$(realpath "${EPD:-$ROOT/scripts/tb-endgames.epd}")
 RUNS=${RUNS:-tables baseline}
 TC=${TC:-5+0.05}
 CONCURRENCY=${CONCURRENCY:-2}
+OVERHEAD=${OVERHEAD:-100}
 case $CONCURRENCY in ''|*[!0-9]*|0) die "CONCURRENCY must be a positive integer" ;; esac
 RUN_DIR=$(run_dir tb-endgames)
 
@@ -88,10 +91,10 @@ load_ok || echo "warning: a busy machine distorts time-controlled games; conside
 
 # summarize PGN: W/D/L of twofold by the start position's verdict for its side.
 summarize() {
-    local pgn=$1 fen white result side win draw loss
-    declare -A w d l
-    for k in winning drawn losing all; do w[$k]=0; d[$k]=0; l[$k]=0; done
-    while IFS='|' read -r fen white result; do
+    local pgn=$1 fen white result term side stm k
+    declare -A w d l t
+    for k in winning drawn losing all; do w[$k]=0; d[$k]=0; l[$k]=0; t[$k]=0; done
+    while IFS='|' read -r fen white result term; do
         [ -n "$fen" ] || continue
         side=black; [ "$white" = twofold ] && side=white
         stm=${fen#* }; stm=${stm%% *}
@@ -106,6 +109,7 @@ summarize() {
             1-0|0-1)
                 if { [ "$result" = 1-0 ] && [ "$side" = white ]; } || { [ "$result" = 0-1 ] && [ "$side" = black ]; }; then
                     w[$k]=$(( w[$k] + 1 )); w[all]=$(( w[all] + 1 ))
+                    if [ "$term" = "time forfeit" ]; then t[$k]=$(( t[$k] + 1 )); t[all]=$(( t[all] + 1 )); fi
                 else
                     l[$k]=$(( l[$k] + 1 )); l[all]=$(( l[all] + 1 ))
                 fi ;;
@@ -114,12 +118,13 @@ summarize() {
         /^\[FEN "/ { fen = $0; sub(/^\[FEN "/, "", fen); sub(/"\]$/, "", fen) }
         /^\[White "/ { white = $0; sub(/^\[White "/, "", white); sub(/"\]$/, "", white) }
         /^\[Result "/ { res = $0; sub(/^\[Result "/, "", res); sub(/"\]$/, "", res) }
-        /^1\.|^[0-9]+\.\.\./ && fen != "" { print fen "|" white "|" res; fen = "" }' "$pgn")
-    printf '   %-34s W/D/L %d/%d/%d\n' \
-        "winning for Twofold (converted = W)" "${w[winning]}" "${d[winning]}" "${l[winning]}" \
-        "drawn (held = W+D)" "${w[drawn]}" "${d[drawn]}" "${l[drawn]}" \
-        "losing for Twofold" "${w[losing]}" "${d[losing]}" "${l[losing]}" \
-        "all" "${w[all]}" "${d[all]}" "${l[all]}"
+        /^\[Termination "/ { term = $0; sub(/^\[Termination "/, "", term); sub(/"\]$/, "", term) }
+        /^1\.|^[0-9]+\.\.\./ && fen != "" { print fen "|" white "|" res "|" term; fen = ""; term = "" }' "$pgn")
+    printf '   %-36s W/D/L %d/%d/%d (wins on time %d)\n' \
+        "winning for Twofold (converted = W)" "${w[winning]}" "${d[winning]}" "${l[winning]}" "${t[winning]}" \
+        "drawn (held = W+D)" "${w[drawn]}" "${d[drawn]}" "${l[drawn]}" "${t[drawn]}" \
+        "losing for Twofold" "${w[losing]}" "${d[losing]}" "${l[losing]}" "${t[losing]}" \
+        "all" "${w[all]}" "${d[all]}" "${l[all]}" "${t[all]}"
 }
 
 RC=0
@@ -132,12 +137,12 @@ for run in $RUNS; do
     esac
     LOG=$RUN_DIR/$run.log
     PGN=$RUN_DIR/$run.pgn
-    echo "== $run: $ROUNDS positions x 2 colours against Stockfish without tables, tc $TC, concurrency $CONCURRENCY"
+    echo "== $run: $ROUNDS positions x 2 colours against Stockfish without tables, tc $TC, Move Overhead $OVERHEAD ms, concurrency $CONCURRENCY"
     START=$(date +%s)
     (cd "$RUN_DIR" && exec "$FASTCHESS" \
         -engine "cmd=$ENGINE" name=twofold "${TB_OPT[@]}" \
         -engine "cmd=$STOCKFISH" name=stockfish \
-        -each "tc=$TC" option.Hash=16 option.Threads=1 \
+        -each "tc=$TC" option.Hash=16 option.Threads=1 "option.Move Overhead=$OVERHEAD" \
         -openings "file=$POS_FILE" format=epd order=sequential \
         -rounds "$ROUNDS" -games 2 -repeat -concurrency "$CONCURRENCY" \
         -pgnout "file=$PGN") >"$LOG" 2>&1 || RC=$?
