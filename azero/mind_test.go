@@ -75,7 +75,7 @@ func TestMindDrivesTheSearcher(t *testing.T) {
 	s := New(&Uniform{}, o)
 	mindtest.Shared(t, s, func() mind.Shared {
 		o := s.Options()
-		return mind.Shared{Threads: o.Threads, MultiPV: o.MultiPV, MoveOverhead: o.MoveOverhead}
+		return mind.Shared{Threads: o.Threads, MultiPV: o.MultiPV, MoveOverhead: o.MoveOverhead, Tablebases: o.Tablebases}
 	})
 	got := s.Options()
 	assert.Equal(t, 1234, got.CacheSize)

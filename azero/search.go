@@ -32,6 +32,11 @@ type Options struct {
 	// then the clock), as UCI wants bestmove only then. The NN cache is
 	// bounded apart from this, by CacheSize.
 	RamLimitMB int
+	// Tablebases are the endgame tables probed: a new node inside them
+	// takes its value from WDL instead of the network and needs no
+	// children, and the root moves are those that keep the root's result
+	// (see tree.tbRoot). Zero: none.
+	Tablebases mind.Tablebases
 }
 
 // DefaultOptions are the searcher's defaults (also the UCI defaults). A
@@ -76,7 +81,7 @@ var _ mind.Searcher = (*Searcher)(nil)
 // SetShared implements mind.Searcher; the searcher's other options stay.
 func (s *Searcher) SetShared(o mind.Shared) {
 	so := s.opts
-	so.Threads, so.MultiPV, so.MoveOverhead = o.Threads, o.MultiPV, o.MoveOverhead
+	so.Threads, so.MultiPV, so.MoveOverhead, so.Tablebases = o.Threads, o.MultiPV, o.MoveOverhead, o.Tablebases
 	s.SetOptions(so)
 }
 
@@ -192,8 +197,8 @@ func (s *Searcher) SetOptions(o Options) {
 	if s.cache == nil || o.CacheSize != s.opts.CacheSize || o.Params.PolicyTemp != s.opts.Params.PolicyTemp {
 		s.cache = newCache(o.CacheSize)
 	}
-	if o.Params != s.opts.Params {
-		s.tree = nil // statistics gathered under other constants
+	if o.Params != s.opts.Params || o.Tablebases != s.opts.Tablebases {
+		s.tree = nil // statistics gathered under other constants, or other tables
 	}
 	s.opts = o
 	if s.tree != nil && s.tree.size() > s.maxNodes() {
@@ -297,7 +302,7 @@ func (s *Searcher) begin(p *board.Position, lim timeman.Limits, report func(mind
 	s.started, s.done, s.nnEvals, s.sumDepth, s.selDepth, s.err = 0, 0, 0, 0, 0, nil
 	s.full = false
 	s.prepareTree(p)
-	s.tree.allowed = lim.Moves
+	s.tree.allowed = s.tree.tbRoot(s.opts.Tablebases, lim.Moves)
 	s.tree.maxNodes = s.maxNodes()
 	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), time.Now())
 	s.lastReport = time.Now()
@@ -700,7 +705,7 @@ func (s *Searcher) infos() []mind.Info {
 		info := mind.Info{
 			Depth: depth, SelDepth: max(s.selDepth, depth), MultiPV: k + 1,
 			Score: mind.CP(QToCentipawns(q)), Q: q, Visits: int(nd.n),
-			Nodes: s.done, Time: elapsed, HashFull: -1, PV: t.pv(c, nil),
+			Nodes: s.done, Time: elapsed, HashFull: -1, TBHits: t.tbHits, PV: t.pv(c, nil),
 		}
 		mate := 0 // moves to a proven mate: > 0 we mate, < 0 we are mated
 		switch nd.proven {

@@ -30,7 +30,7 @@ func NewSettings() *Settings { return &Settings{opts: DefaultOptions} }
 // before stays.
 func (st *Settings) Open(b Backend, sh mind.Shared) (*Searcher, error) {
 	o := st.opts
-	o.Threads, o.MultiPV, o.MoveOverhead = sh.Threads, sh.MultiPV, sh.MoveOverhead
+	o.Threads, o.MultiPV, o.MoveOverhead, o.Tablebases = sh.Threads, sh.MultiPV, sh.MoveOverhead, sh.Tablebases
 	s, err := Open(b, o)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (st *Settings) changed() {
 		return
 	}
 	o, cur := st.opts, st.s.Options()
-	o.Threads, o.MultiPV, o.MoveOverhead = cur.Threads, cur.MultiPV, cur.MoveOverhead
+	o.Threads, o.MultiPV, o.MoveOverhead, o.Tablebases = cur.Threads, cur.MultiPV, cur.MoveOverhead, cur.Tablebases
 	st.s.SetOptions(o)
 }
 

@@ -7,7 +7,9 @@ import (
 
 	"github.com/twofold-chess/twofold/azero/encoding"
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/syzygy"
 )
 
 // Node states.
@@ -16,6 +18,12 @@ const (
 	statePending               // children made, waiting for the network
 	stateExpanded              // children have priors
 	stateTerminal              // the game is over here; terminalValue is exact
+	// The tablebases know the node's result, from the view of the side
+	// that moved into it: it has no children and terminalValue is exact
+	// (-1, 0, +1), but it is no proven mate. In this order.
+	stateTBLoss
+	stateTBDraw
+	stateTBWin
 )
 
 // Proven results, from the view of the side that moved into the node.
@@ -44,8 +52,17 @@ type node struct {
 // terminalValue is a terminal node's exact value for the side that moved
 // into it: 1 when that move mated, 0 for every draw (a move cannot lose on
 // the spot). It is the node's proven result, so no field of its own is
-// needed: 32 bytes a node rather than 40, a quarter more tree per MiB.
-func (nd *node) terminalValue() float32 { return float32(nd.proven) }
+// needed: 32 bytes a node rather than 40, a quarter more tree per MiB. A
+// tablebase node's value is its state's.
+func (nd *node) terminalValue() float32 {
+	if nd.tablebase() {
+		return float32(int(nd.state) - int(stateTBDraw))
+	}
+	return float32(nd.proven)
+}
+
+// tablebase reports whether the tablebases gave the node its value.
+func (nd *node) tablebase() bool { return nd.state >= stateTBLoss }
 
 // q is the node's mean value, or fallback when unvisited.
 func (nd *node) q(fallback float64) float64 {
@@ -112,6 +129,11 @@ type tree struct {
 	noise    func(priors []float32)
 	gumbel   *gumbelRoot // Gumbel AlphaZero's root search instead of PUCT at the root (self-play)
 	maxNodes int         // expansion stops before nodes.size() would pass this
+	// tb are the tablebases probed at expansion (none in self-play); tbCard
+	// the most pieces probed, tbHits the positions found.
+	tb     mind.Tablebases
+	tbCard int
+	tbHits uint64
 }
 
 const root = 0
@@ -165,7 +187,7 @@ func (t *tree) descend(pos *board.Position, lf *leaf, ml *movegen.MoveList) outc
 	for {
 		nd := t.at(idx)
 		switch {
-		case nd.state == stateTerminal:
+		case nd.state == stateTerminal || nd.tablebase():
 			lf.value = nd.terminalValue()
 			return resolved
 		case nd.proven != provenNone && idx != root:
@@ -209,7 +231,8 @@ const (
 	expandFull            // nothing done: the children would pass maxNodes
 )
 
-// expand makes the children of a new node at pos, or marks it terminal.
+// expand makes the children of a new node at pos, or marks it terminal: a
+// game over, or a position the tablebases know (probeTB).
 // The root is never terminal by repetition or the fifty-move rule: the game
 // goes on from it, so its moves must be searched. Children that would take
 // the tree past maxNodes are not made (except the root's, so that every
@@ -233,6 +256,8 @@ func (t *tree) expand(idx int32, pos *board.Position, ml *movegen.MoveList) int 
 		return expandTerminal
 	case idx != root && (pos.FiftyMoveRule() || pos.InsufficientMaterial() || pos.ThreefoldRepetition()):
 		nd.state = stateTerminal // a draw: terminalValue 0
+		return expandTerminal
+	case idx != root && t.tbCard > 0 && t.probeTB(nd, pos):
 		return expandTerminal
 	case idx != root && t.nodes.sizeAfter(ml.Len()) > t.maxNodes:
 		return expandFull
@@ -593,4 +618,70 @@ func (t *tree) reroot(moves []board.Move, pos *board.Position) bool {
 	// The root's proven status is recomputed: it came from a parent's view.
 	t.refreshProven(root)
 	return true
+}
+
+// probeTB gives a new node inside the tablebases its value from the WDL
+// tables instead of the network, as Lc0 does: right after a capture or
+// pawn move (the tables' value assumes a zeroed fifty-move counter), with
+// no castling rights and at most tbCard pieces. The node then needs no
+// children. Under the fifty-move rule a cursed win and a blessed loss are
+// draws. It reports whether the tables had the position.
+func (t *tree) probeTB(nd *node, pos *board.Position) bool {
+	if pos.HalfmoveClock() != 0 || pos.Castling() != board.NoCastling || pos.Occupied().Count() > t.tbCard {
+		return false
+	}
+	wdl, err := t.tb.Tables.ProbeWDL(pos)
+	if err != nil {
+		return false
+	}
+	t.tbHits++
+	draw := syzygy.Draw // the best result that still counts as a draw
+	if t.tb.Rule50 {
+		draw = syzygy.CursedWin
+	}
+	switch { // the side to move's result; the node's value is the mover's
+	case wdl > draw:
+		nd.state = stateTBLoss
+	case wdl < -draw:
+		nd.state = stateTBWin
+	default:
+		nd.state = stateTBDraw
+	}
+	return true
+}
+
+// tbRoot returns the root moves the search may choose from: when the root
+// is in the tablebases, those of allowed (all when nil) that keep its
+// result, ranked by the DTZ tables (by WDL when DTZ files are missing), so
+// that a won ending is converted within the fifty-move rule and a drawn
+// one held; otherwise allowed. It also sets up the probes at expansion.
+func (t *tree) tbRoot(tb mind.Tablebases, allowed []board.Move) []board.Move {
+	t.tb, t.tbCard, t.tbHits = tb, tb.Cardinality(), 0
+	if t.tbCard == 0 || t.pos.Castling() != board.NoCastling || t.pos.Occupied().Count() > t.tbCard {
+		return allowed
+	}
+	q := t.pos.Clone()
+	ranked, err := tb.Tables.ProbeRoot(q)
+	if err != nil {
+		if ranked, err = tb.Tables.ProbeRootWDL(q); err != nil {
+			return allowed
+		}
+	}
+	t.tbHits += uint64(len(ranked))
+	var keep []board.Move
+	best := 0
+	for _, rm := range ranked { // best first
+		if allowed != nil && !slices.Contains(allowed, rm.Move) {
+			continue
+		}
+		if len(keep) > 0 && rm.Rank < best {
+			break // the rest spoil the result
+		}
+		best = rm.Rank
+		keep = append(keep, rm.Move)
+	}
+	if len(keep) == 0 {
+		return allowed
+	}
+	return keep
 }

@@ -11,6 +11,7 @@
 // mindtest checks the contract.
 //
 // The package sits below the searchers and above the rules core: it knows
-// boards and limits, nothing of UCI (searchers never import uci) nor of
+// boards, limits and the endgame tablebases both probe (Tablebases, opened
+// once by the driver), nothing of UCI (searchers never import uci) nor of
 // how either searcher works.
 package mind

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/syzygy"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -26,12 +27,51 @@ type Searcher interface {
 	SetShared(Shared)
 }
 
-// Shared are the options every searcher takes (UCI's Threads, MultiPV and
-// Move Overhead); each searcher declares its own (see Option).
+// Shared are the options every searcher takes (UCI's Threads, MultiPV,
+// Move Overhead and the Syzygy options); each searcher declares its own
+// (see Option).
 type Shared struct {
 	Threads      int
 	MultiPV      int
 	MoveOverhead time.Duration
+	// Tablebases are the endgame tables both searchers probe; the zero
+	// value probes none.
+	Tablebases Tablebases
+}
+
+// Tablebases are the Syzygy tables a searcher probes and how, with the
+// meanings of Stockfish's options. The driver opens the tables (once, for
+// every searcher) and closes them only when no search runs.
+type Tablebases struct {
+	// Tables are the tables (SyzygyPath); nil probes none.
+	Tables *syzygy.Tablebase
+	// ProbeDepth (SyzygyProbeDepth) is the least remaining depth at which
+	// the alpha-beta search probes a position with as many pieces as
+	// ProbeLimit allows; positions with fewer pieces are probed at any
+	// depth.
+	ProbeDepth int
+	// ProbeLimit (SyzygyProbeLimit) is the most pieces, kings included, of
+	// a position probed; 0 probes none.
+	ProbeLimit int
+	// Rule50 (Syzygy50MoveRule) counts a win the fifty-move rule spoils
+	// (cursed) and a loss it saves (blessed) as draws; false counts them
+	// as wins and losses, for play without the rule.
+	Rule50 bool
+}
+
+// DefaultTablebases returns tb with Stockfish's defaults: ProbeDepth 1,
+// ProbeLimit 7, Rule50 true.
+func DefaultTablebases(tb *syzygy.Tablebase) Tablebases {
+	return Tablebases{Tables: tb, ProbeDepth: 1, ProbeLimit: 7, Rule50: true}
+}
+
+// Cardinality is the most pieces a search probes: ProbeLimit, or fewer
+// when the tables have no larger ones; 0 when there are no tables.
+func (t Tablebases) Cardinality() int {
+	if t.Tables == nil {
+		return 0
+	}
+	return max(min(t.ProbeLimit, t.Tables.MaxPieces()), 0)
 }
 
 // Bound says whether a score is exact or only a bound (an aspiration
@@ -75,7 +115,10 @@ type Info struct {
 	// HashFull is the transposition table's fill in permille, or -1 for a
 	// searcher without one.
 	HashFull int
-	PV       []board.Move
+	// TBHits counts the positions the search found in the tablebases
+	// (UCI's tbhits).
+	TBHits uint64
+	PV     []board.Move
 	// Q and Visits are MCTS's own (zero from alpha-beta): the line's
 	// expected result in [-1, 1] for the side to move, of which Score is
 	// the centipawn form, and the playouts through its first move.

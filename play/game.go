@@ -11,6 +11,7 @@ import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/pgn"
+	"github.com/twofold-chess/twofold/syzygy"
 )
 
 // game is one game on the server. Its mutex guards every field; it is
@@ -46,6 +47,7 @@ type game struct {
 	result  string
 
 	events *hub
+	tables *syzygy.Tablebase // the server's tablebases, or nil
 }
 
 // analysis is a running infinite search; done is closed when it ends.
@@ -110,6 +112,8 @@ type State struct {
 	// Review is the last review's status: "" (none), "running", "done",
 	// "cancelled" or "failed".
 	Review string `json:"review"`
+	// Tablebase is the tables' verdict, when the position is in them.
+	Tablebase *Tablebase `json:"tablebase,omitempty"`
 }
 
 var statusNames = map[movegen.Status]string{
@@ -161,10 +165,11 @@ func (g *game) state() State {
 		Status: statusNames[st], Reason: reason, Result: res,
 		Mind: g.mind, Level: g.level.String(),
 		Thinking: g.thinking, Analysing: g.analysis.running(),
-		FENs:    make([]string, 0, len(g.moves)+1),
-		Notes:   notesJSON(g.start, g.moves, g.notes, 0),
-		Comment: g.comment,
-		Review:  g.review.status(),
+		FENs:      make([]string, 0, len(g.moves)+1),
+		Notes:     notesJSON(g.start, g.moves, g.notes, 0),
+		Comment:   g.comment,
+		Review:    g.review.status(),
+		Tablebase: probeTablebase(g.tables, p),
 	}
 	if st == movegen.Ongoing && g.result != "" {
 		s.Result = g.result

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/mind"
 )
 
 // Config sets the server's minds and limits; the zero value of each field
@@ -28,6 +29,10 @@ type Config struct {
 	// Minds by name, as requests give them ("alphabeta", "mcts"). A mind
 	// is offered only when its Available returns nil.
 	Minds map[string]*Pool
+	// Tablebases are the Syzygy tables every mind probes (given to the
+	// pools whose own Shared names none) and the game state reports on
+	// (see Tablebase); zero: none.
+	Tablebases mind.Tablebases
 	// Now is the clock (tests move it to expire games).
 	Now func() time.Time
 }
@@ -113,6 +118,11 @@ type Server struct {
 // Close stops it and every search.
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
+	for _, p := range cfg.Minds {
+		if p.Shared.Tablebases.Tables == nil {
+			p.Shared.Tablebases = cfg.Tablebases
+		}
+	}
 	s := &Server{cfg: cfg, sem: make(chan struct{}, cfg.Searches), games: map[string]*game{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
@@ -200,7 +210,7 @@ func (s *Server) add(start *board.Position, mind string, level Level) (*game, er
 	now := s.cfg.Now()
 	g := &game{
 		id: newID(), start: start.Clone(), pos: start, mind: mind, level: level,
-		created: now, lastUsed: now, events: newHub(),
+		created: now, lastUsed: now, events: newHub(), tables: s.cfg.Tablebases.Tables,
 	}
 	s.mu.Lock()
 	full := len(s.games) >= s.cfg.MaxGames

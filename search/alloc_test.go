@@ -10,6 +10,7 @@ import (
 	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/movegen"
 	"github.com/twofold-chess/twofold/search"
+	"github.com/twofold-chess/twofold/syzygy"
 )
 
 // The search allocates per iteration (root moves, reported PVs), never per
@@ -28,4 +29,29 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	require.Greater(t, res.Nodes, uint64(20000))
 	assert.Less(t, after.Mallocs-before.Mallocs, uint64(300), "nodes %d", res.Nodes)
+}
+
+// Tablebase probes inside the tree allocate nothing either: a five-piece
+// ending full of captures into the four-piece tables probes thousands of
+// times for a handful of mallocs.
+func TestTablebaseProbesDoNotAllocate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are noisy under -race")
+	}
+	tb, err := syzygy.Open(tablesDir)
+	require.NoError(t, err)
+	defer tb.Close()
+	p, err := movegen.ParseFEN("8/8/3k4/3r4/8/3KR3/3P4/8 w - - 0 1")
+	require.NoError(t, err)
+	s := search.New(16, search.Options{Threads: 1, Tablebases: mind.DefaultTablebases(tb)})
+	s.Search(p, search.Limits{Depth: 9}, nil) // warm-up: thread state and the tables' files
+	s.Clear()
+	var before, after runtime.MemStats
+	var last mind.Info
+	runtime.ReadMemStats(&before)
+	res := s.Search(p, search.Limits{Depth: 12}, func(i mind.Info) { last = i })
+	runtime.ReadMemStats(&after)
+	require.Greater(t, res.Nodes, uint64(20000))
+	require.Greater(t, last.TBHits, uint64(300))
+	assert.Less(t, after.Mallocs-before.Mallocs, uint64(300), "nodes %d, tbhits %d", res.Nodes, last.TBHits)
 }

@@ -207,7 +207,9 @@ func TestMateScoresThroughTT(t *testing.T) {
 		{MateBound, 2, MateBound + 2},
 		{-MateBound, 2, -MateBound - 2},
 		{250, 7, 250},
-		{-MateBound + 1, 9, -MateBound + 1},
+		{-TBWinBound + 1, 9, -TBWinBound + 1}, // the best ordinary score below the tablebase band
+		{-TBWin, 9, -TBWin - 9},               // a tablebase loss counts its plies like a mate
+		{TBWinBound, 4, TBWinBound + 4},
 		{0, 30, 0},
 	} {
 		assert.Equal(t, c.stored, scoreToTT(c.score, c.ply), "%+v", c)

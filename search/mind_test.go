@@ -26,6 +26,11 @@ func TestReportedScores(t *testing.T) {
 		{MateScore - 5, BoundNone, mind.MateIn(3)},
 		{-MateScore + 2, BoundNone, mind.MateIn(-1)},
 		{-MateScore, BoundNone, mind.MateIn(0)},
+		// Tablebase scores: cp 20000 less the plies to the position won.
+		{TBWin, BoundExact, mind.CP(20000)},
+		{TBWin - 7, BoundLower, mind.Score{Value: 19993, Bound: mind.Lower}},
+		{-TBWin + 3, BoundExact, mind.CP(-19997)},
+		{TBWinBound, BoundExact, mind.CP(20000 - MaxPly)},
 	} {
 		got := reported(c.score, c.bound)
 		assert.Equal(t, c.want, got, "score %d", c.score)
@@ -41,7 +46,7 @@ func TestMindDrivesTheSearcher(t *testing.T) {
 	s := New(1, Options{Strength: easy})
 	mindtest.Shared(t, s, func() mind.Shared {
 		o := s.Options()
-		return mind.Shared{Threads: o.Threads, MultiPV: o.MultiPV, MoveOverhead: o.MoveOverhead}
+		return mind.Shared{Threads: o.Threads, MultiPV: o.MultiPV, MoveOverhead: o.MoveOverhead, Tablebases: o.Tablebases}
 	})
 	assert.Equal(t, easy, s.Options().Strength, "the searcher's own options stay")
 

@@ -2,10 +2,10 @@ package search
 
 // The main search below the root: principal-variation negamax. A node
 // reads as the steps it takes, in order: entry (draws, mate distance), the
-// table, the static evaluation, node pruning (pruneNode), internal
-// iterative reduction, move generation, the singular extension
-// (singular), the move loop (searchMoves, with pruneMove and late-move
-// reductions), and the store. The root is searched in iterate.go,
+// table, the tablebases (tablebase.go), the static evaluation, node pruning
+// (pruneNode), internal iterative reduction, move generation, the singular
+// extension (singular), the move loop (searchMoves, with pruneMove and
+// late-move reductions), and the store. The root is searched in iterate.go,
 // quiescence in quiesce.go.
 
 import (
@@ -74,6 +74,30 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	// Tablebases: right after a capture or pawn move, a position with few
+	// enough pieces has its result in the tables. A result that settles the
+	// window is the node's; in a PV node one that does not still bounds it.
+	origAlpha, tbMin, tbMax := alpha, -Infinity, Infinity
+	if s.tbCard > 0 && excluded == board.NoMove {
+		if score, bound, ok := t.probeTB(depth, ply); ok {
+			if bound == BoundExact || (bound == BoundLower && score >= beta) || (bound == BoundUpper && score <= alpha) {
+				eval := -Infinity
+				if !movegen.InCheck(p) {
+					eval = t.evaluate(ply)
+				}
+				s.tt.store(key, board.NoMove, scoreToTT(score, ply), eval, min(depth+6, MaxPly-1), bound)
+				return score
+			}
+			if pvNode {
+				if bound == BoundLower {
+					tbMin, alpha = score, max(alpha, score)
+				} else {
+					tbMax = score
+				}
+			}
+		}
+	}
+
 	inCheck := movegen.InCheck(p)
 	staticEval := -Infinity
 	improving := false
@@ -111,7 +135,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	// Singular extension: is the table's move far better than the others?
 	ttExt := 0
 	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
-		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !IsMate(ttScore) &&
+		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !isDecisive(ttScore) &&
 		f.moves.Contains(ttMove) {
 		ext, score, cut := t.singular(beta, depth, ply, pvNode, cutNode, ttMove, ttScore)
 		if cut {
@@ -128,11 +152,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if bestScore == -Infinity { // only the excluded move was legal
 		return alpha
 	}
+	bestScore = min(max(bestScore, tbMin), tbMax)
 	if excluded == board.NoMove {
-		if bestScore <= alpha {
+		if bestScore <= origAlpha {
 			t.rewardPriorQuiet(ply, depth)
 		}
-		bound := boundOf(bestScore, alpha, beta)
+		bound := boundOf(bestScore, origAlpha, beta)
 		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
 	return bestScore
@@ -167,7 +192,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
 		givesCheck := movegen.GivesCheck(p, m)
 
-		if bestScore > -MateBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
+		if bestScore > -TBWinBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
 			t.pruneMove(m, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {
 			continue
 		}
@@ -331,7 +356,7 @@ func (t *thread) nullMove(beta, depth, ply int, cutNode bool, staticEval int) (i
 		return 0, true
 	}
 	if score >= beta {
-		if score >= MateBound {
+		if score >= TBWinBound { // no unproven mate or tablebase win
 			score = beta
 		}
 		return score, true

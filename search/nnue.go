@@ -104,7 +104,7 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 // evaluate is the static evaluation of the position at ply, from the side
 // to move's point of view: the network's when the searcher has one, the
 // hand-crafted evaluation otherwise. The network's score is kept clear of
-// mate scores.
+// mate and tablebase scores.
 func (t *thread) evaluate(ply int) int {
 	if t.nn.net == nil {
 		return eval.Evaluate(t.pos)
@@ -114,7 +114,7 @@ func (t *thread) evaluate(ply int) int {
 	// prefers progress to shuffling in a won position. The hand-crafted
 	// path is left as it was: the calibrated weak levels play with it.
 	v = v * (200 - t.pos.HalfmoveClock()) / 200
-	return min(max(v, -MateBound+1), MateBound-1)
+	return min(max(v, -TBWinBound+1), TBWinBound-1)
 }
 
 // nnueVerify compares the accumulator of ply with a fresh one (verifyNNUE).

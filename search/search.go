@@ -17,11 +17,12 @@ import (
 
 // Options configure a Searcher; the zero value of each field means its default.
 type Options struct {
-	Threads      int           // Lazy SMP threads, default 1
-	MultiPV      int           // lines to report, default 1
-	MoveOverhead time.Duration // kept in hand per move for GUI and transport lag
-	Strength     Strength      // weakening for casual play; zero = full strength
-	Network      *nnue.Network // the static evaluation at full strength; nil = the hand-crafted eval.Evaluate (SetOptions empties the tables when it changes)
+	Threads      int             // Lazy SMP threads, default 1
+	MultiPV      int             // lines to report, default 1
+	MoveOverhead time.Duration   // kept in hand per move for GUI and transport lag
+	Strength     Strength        // weakening for casual play; zero = full strength
+	Network      *nnue.Network   // the static evaluation at full strength; nil = the hand-crafted eval.Evaluate (SetOptions empties the tables when it changes)
+	Tablebases   mind.Tablebases // the endgame tables probed at full strength (see tablebase.go); zero = none
 }
 
 // Evaluator is the network a search with these options evaluates with: nil
@@ -51,8 +52,14 @@ type Searcher struct {
 	report   func(mind.Info)
 	start    time.Time // when Search began (for reports)
 	rootSide board.Color
-	mu       sync.Mutex // held for the duration of a search
-	rng      uint64     // for the weakened modes' random choices
+	// The search's tablebase probes (see tbSetup): the most pieces probed
+	// in the tree (0: no probes), the least depth for that many, whether
+	// the root moves were ranked by the tables, the root probe's hits.
+	tbCard, tbDepth int
+	rootInTB        bool
+	tbRootHits      uint64
+	mu              sync.Mutex // held for the duration of a search
+	rng             uint64     // for the weakened modes' random choices
 }
 
 // New returns a Searcher with a transposition table of hashMB megabytes.
@@ -142,6 +149,7 @@ func (s *Searcher) begin(p *board.Position, lim Limits, report func(mind.Info)) 
 		s.report = func(mind.Info) {}
 	}
 	s.rootSide = p.Side()
+	s.tbCard, s.rootInTB, s.tbRootHits = 0, false, 0
 	s.tt.newSearch()
 }
 
@@ -156,6 +164,7 @@ func (s *Searcher) run(p *board.Position, lim Limits) mind.Result {
 		}
 		return mind.Result{Score: reported(score, BoundExact)}
 	}
+	root = s.tbSetup(p, root)
 	s.clock.Start(lim, s.opts.MoveOverhead, p.Side(), s.start)
 	if len(root) == 1 {
 		s.clock.OnlyMove()
@@ -193,7 +202,7 @@ func (s *Searcher) run(p *board.Position, lim Limits) mind.Result {
 	if score == -Infinity { // stopped before this iteration scored the move
 		score = main.lastScore
 	}
-	res := mind.Result{Best: best.move, Score: reported(score, BoundExact), Depth: main.completedDepth, Nodes: s.nodes()}
+	res := mind.Result{Best: best.move, Score: s.reportedRoot(&best, score, BoundExact), Depth: main.completedDepth, Nodes: s.nodes()}
 	if best.pvLen > 1 {
 		res.Ponder = best.pv[1]
 	} else if d, ok := s.tt.probe(afterMove(p, best.move)); ok && d.move != board.NoMove {
@@ -311,8 +320,8 @@ func (t *thread) reportFinal(multiPV int) {
 			continue
 		}
 		t.s.report(mind.Info{
-			Depth: max(depth, 1), SelDepth: rm.selDepth, MultiPV: i + 1, Score: reported(score, bound),
-			Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
+			Depth: max(depth, 1), SelDepth: rm.selDepth, MultiPV: i + 1, Score: t.s.reportedRoot(rm, score, bound),
+			Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(), TBHits: t.s.tbHits(),
 			PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
 		})
 	}
@@ -329,8 +338,8 @@ func (t *thread) reportLine(depth, i int) {
 	}
 	t.published.Store(t.nodes)
 	t.s.report(mind.Info{
-		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: reported(rm.score, BoundExact),
-		Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(),
+		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: t.s.reportedRoot(rm, rm.score, BoundExact),
+		Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(), TBHits: t.s.tbHits(),
 		PV: append([]board.Move(nil), rm.pv[:rm.pvLen]...),
 	})
 }

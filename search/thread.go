@@ -25,6 +25,7 @@ type rootMove struct {
 	passBound Bound
 	selDepth  int
 	nodes     uint64 // nodes spent under this move in this search (main thread), for time management
+	tbScore   int    // the tables' score of the move, when the root is in them (Searcher.rootInTB)
 	pv        [MaxPly]board.Move
 	pvLen     int
 }
@@ -54,6 +55,7 @@ type thread struct {
 	pos            *board.Position
 	nodes          uint64
 	published      atomic.Uint64
+	tbHits         atomic.Uint64 // positions found in the tablebases
 	selDepth       int
 	rootMoves      []rootMove
 	pvIdx          int
@@ -78,6 +80,7 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	t.pos = p.Clone()
 	t.nodes = 0
 	t.published.Store(0)
+	t.tbHits.Store(0)
 	t.completedDepth = 0
 	t.lastScore = 0
 	t.rootDepth = 0

@@ -204,11 +204,14 @@ func (t *TT) Hashfull() int {
 
 // scoreToTT and scoreFromTT make mate scores relative to the node, so a
 // stored mate is right wherever the position is reached again.
+// scoreToTT stores mate and tablebase scores as distances from the node
+// rather than the root, so that an entry holds wherever it is found;
+// scoreFromTT turns them back.
 func scoreToTT(score, ply int) int {
 	switch {
-	case score >= MateBound:
+	case score >= TBWinBound:
 		return score + ply
-	case score <= -MateBound:
+	case score <= -TBWinBound:
 		return score - ply
 	}
 	return score
@@ -216,9 +219,9 @@ func scoreToTT(score, ply int) int {
 
 func scoreFromTT(score, ply int) int {
 	switch {
-	case score >= MateBound:
+	case score >= TBWinBound:
 		return score - ply
-	case score <= -MateBound:
+	case score <= -TBWinBound:
 		return score + ply
 	}
 	return score

@@ -10,10 +10,22 @@ const (
 	MateBound = MateScore - MaxPly
 	// MaxPly bounds the search depth and the tree's height.
 	MaxPly = 128
+	// TBWin is the score of a tablebase win at the root; TBWin - n is a
+	// position n plies down the tree that the tables say is won. The band
+	// from TBWinBound to TBWin lies just below the mate scores (Stockfish's
+	// VALUE_TB_WIN_IN_MAX_PLY): above every evaluation, below every mate.
+	TBWin      = MateBound - 1
+	TBWinBound = TBWin - MaxPly
+	// TBCentipawns is how a tablebase win at the root is reported: cp
+	// 20000, less a centipawn a ply for one further down (as Stockfish).
+	TBCentipawns = 20000
 )
 
 // IsMate reports whether a score announces a forced mate (for either side).
 func IsMate(score int) bool { return score >= MateBound || score <= -MateBound }
+
+// isDecisive reports whether a score is a mate or a tablebase win or loss.
+func isDecisive(score int) bool { return score >= TBWinBound || score <= -TBWinBound }
 
 // MateIn returns the moves to mate as UCI counts them: positive when the
 // side to move mates, negative when it is mated. Only for IsMate scores.

@@ -202,7 +202,7 @@ func (e *Engine) goPerft(args []string) {
 
 // sendInfo formats a search report as an "info" line, whichever searcher made
 // it: Stockfish's fields, with hashfull only from a searcher that has a hash
-// table (Lc0 reports none for its tree either).
+// table (Lc0 reports none for its tree either) and tbhits always.
 func (e *Engine) sendInfo(pos *board.Position, info mind.Info) {
 	if info.CurrMove != board.NoMove {
 		e.send("info depth %d currmove %s currmovenumber %d", info.Depth, info.CurrMove.UCI(pos.Chess960()), info.CurrMoveNumber)
@@ -224,7 +224,7 @@ func (e *Engine) sendInfo(pos *board.Position, info mind.Info) {
 	if info.HashFull >= 0 {
 		fmt.Fprintf(&b, " hashfull %d", info.HashFull)
 	}
-	fmt.Fprintf(&b, " time %d pv", info.Time.Milliseconds())
+	fmt.Fprintf(&b, " tbhits %d time %d pv", info.TBHits, info.Time.Milliseconds())
 	for _, m := range info.PV {
 		b.WriteByte(' ')
 		b.WriteString(m.UCI(pos.Chess960()))

@@ -25,7 +25,7 @@ func TestMCTSGoNodes(t *testing.T) {
 	line, before := l.waitFor(`^bestmove `, 10*time.Second)
 	assert.Regexp(t, `^bestmove [a-h][1-8][a-h][1-8]`, line)
 	require.NotEmpty(t, before)
-	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 400 nps \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`, before[len(before)-1])
+	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 400 nps \d+ tbhits 0 time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`, before[len(before)-1])
 }
 
 func TestMCTSFindsMateInOneAndSaysSo(t *testing.T) {

@@ -42,11 +42,11 @@ func TestOneLoopForBothMinds(t *testing.T) {
 	}
 	require.Len(t, bestmoves, 3, "%q", out)
 	b1, b2, b3 := bestmoves[0], bestmoves[1], bestmoves[2]
-	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 300 nps \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`, out[b1-1])
+	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 300 nps \d+ tbhits 0 time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`, out[b1-1])
 	assert.Equal(t, "bestmove a1a8", out[b2])
-	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score mate 1 wdl 1000 0 0 nodes \d+ nps \d+ time \d+ pv a1a8`, out[b2-1])
+	assert.Regexp(t, `^info depth \d+ seldepth \d+ multipv 1 score mate 1 wdl 1000 0 0 nodes \d+ nps \d+ tbhits 0 time \d+ pv a1a8`, out[b2-1])
 	assert.Equal(t, "bestmove a1a8", out[b3])
-	assert.Regexp(t, `^info depth 3 seldepth \d+ multipv 1 score mate 1 wdl 1000 0 0 nodes \d+ nps \d+ hashfull \d+ time \d+ pv a1a8`, out[b3-1])
+	assert.Regexp(t, `^info depth 3 seldepth \d+ multipv 1 score mate 1 wdl 1000 0 0 nodes \d+ nps \d+ hashfull \d+ tbhits 0 time \d+ pv a1a8`, out[b3-1])
 }
 
 // failing is a network that cannot run.

@@ -120,6 +120,6 @@ func (e *Engine) optionList() []*option {
 			e.showWDL = v == "true"
 			return nil
 		}}},
-	}, pick("Skill Level", "UCI_LimitStrength", "UCI_Elo", "Difficulty", "EvalFile", "Use NNUE"),
+	}, e.syzygyOptionList(), pick("Skill Level", "UCI_LimitStrength", "UCI_Elo", "Difficulty", "EvalFile", "Use NNUE"),
 		[]*option{e.searchOption()}, e.mctsOptionList(), e.bookOptionList(), spsaOptionList())
 }

@@ -34,6 +34,10 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name Clear Hash type button",
 		"option name UCI_Chess960 type check default false",
 		"option name UCI_ShowWDL type check default false",
+		"option name SyzygyPath type string default <empty>",
+		"option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+		"option name Syzygy50MoveRule type check default true",
+		"option name SyzygyProbeLimit type spin default 7 min 0 max 7",
 		"option name Skill Level type spin default 20 min 0 max 20",
 		"option name UCI_LimitStrength type check default false",
 		"option name UCI_Elo type spin default 1500 min 1320 max 2800",
@@ -359,7 +363,7 @@ func TestQuitWhileSearching(t *testing.T) {
 	}
 }
 
-var infoRe = regexp.MustCompile(`^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+)( lowerbound| upperbound)?( wdl (\d+) (\d+) (\d+))? nodes (\d+) nps (\d+) hashfull (\d+) time (\d+) pv((?: [a-h][1-8][a-h][1-8][qrbn]?)+)$`)
+var infoRe = regexp.MustCompile(`^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+)( lowerbound| upperbound)?( wdl (\d+) (\d+) (\d+))? nodes (\d+) nps (\d+) hashfull (\d+) tbhits (\d+) time (\d+) pv((?: [a-h][1-8][a-h][1-8][qrbn]?)+)$`)
 
 // currmove reports come only after 3 s, so only on a slow (race) run.
 var currmoveRe = regexp.MustCompile(`^info depth \d+ currmove [a-h][1-8][a-h][1-8][qrbn]? currmovenumber \d+$`)
@@ -391,9 +395,9 @@ func TestInfoLines(t *testing.T) {
 		lastNodes = nodes
 		// The pv is a legal line from the position.
 		q := p.Clone()
-		for _, s := range strings.Fields(m[14]) {
+		for _, s := range strings.Fields(m[15]) {
 			mv, err := movegen.ParseUCI(q, s)
-			require.NoError(t, err, "pv %q", m[14])
+			require.NoError(t, err, "pv %q", m[15])
 			q.Make(mv)
 		}
 	}
@@ -402,7 +406,7 @@ func TestInfoLines(t *testing.T) {
 	// The bestmove is the first move of the last pv.
 	last := infoRe.FindStringSubmatch(out[len(out)-2])
 	require.NotNil(t, last)
-	assert.Equal(t, strings.Fields(last[14])[0], bestmoveRe.FindStringSubmatch(out[len(out)-1])[1])
+	assert.Equal(t, strings.Fields(last[15])[0], bestmoveRe.FindStringSubmatch(out[len(out)-1])[1])
 
 	// A mate is announced as "score mate N".
 	out = played(t, "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go depth 3")

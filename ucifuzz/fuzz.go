@@ -224,6 +224,22 @@ func writePathFixtures(dir string) error {
 		"garbage.onnx":   strings.Repeat("\x00\xffnot a network\n", 512),
 		"truncated.onnx": "\x08\x07\x12\x07pytorch\x1a\x052.1.0:",
 	}
+	// A tablebase directory of broken tables (SyzygyPath): garbage, a
+	// header cut short, an empty file, a name no material has.
+	tables := map[string]string{
+		"KQvK.rtbw":  strings.Repeat("\x00\xffnot a table\n", 512),
+		"KQvK.rtbz":  "",
+		"KRvK.rtbw":  "\x71\xe8\x23\x5d\x00",
+		"KPvK.rtbw":  "\xd7\x66\x0c\xa5" + strings.Repeat("\x01", 40),
+		"KXvK.rtbw":  "x",
+		"notes.rtbz": "",
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "syzygy"), 0o755); err != nil {
+		return err
+	}
+	for name, body := range tables {
+		files[filepath.Join("syzygy", name)] = body
+	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			return err

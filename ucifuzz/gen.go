@@ -185,7 +185,7 @@ func (g *generator) action() {
 // knownTrouble replays, with variations, inputs that broke the engine
 // before, so a regression is found in a short run too.
 func (g *generator) knownTrouble() {
-	switch g.rng.IntN(6) {
+	switch g.rng.IntN(7) {
 	case 0:
 		g.send("setoption name " + g.pick("CPuct", "CPuctBase", "FPUReduction") + " value " + g.pick("NaN", "nan", "+Inf", "-Inf"))
 		g.send(g.goLine())
@@ -205,6 +205,18 @@ func (g *generator) knownTrouble() {
 		g.wait()
 	case 4:
 		g.send("go " + g.pick("wtime 0", "btime 0", "wtime 0 btime 0", "wtime -1 btime -1", "wtime 0 winc 0 btime 0 binc 0"))
+		g.wait()
+	case 5:
+		// Broken tablebases: the search probes them, says so, plays on.
+		if g.cfg.TempDir != "" {
+			g.send("setoption name SyzygyPath value " + filepath.Join(g.cfg.TempDir, "syzygy"))
+		}
+		g.send("position fen " + g.pick("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1", "8/8/8/4k3/8/4P3/8/K2R4 b - - 0 1"))
+		if g.mcts {
+			g.send("go " + g.pick("movetime 20", "nodes 200"))
+		} else {
+			g.send("go " + g.pick("depth 6", "movetime 20", "nodes 2000"))
+		}
 		g.wait()
 	default:
 		g.send("setoption name NetworkFile value /dev/stdin")
@@ -494,7 +506,9 @@ func (g *generator) pathValue() string {
 			filepath.Join(g.cfg.TempDir, "empty.onnx"),
 			filepath.Join(g.cfg.TempDir, "garbage.onnx"),
 			filepath.Join(g.cfg.TempDir, "truncated.onnx"),
-			g.cfg.TempDir)
+			g.cfg.TempDir,
+			filepath.Join(g.cfg.TempDir, "syzygy"), // broken tablebases
+			filepath.Join(g.cfg.TempDir, "syzygy")+string(filepath.ListSeparator)+"/nonexistent"+string(filepath.ListSeparator)+g.cfg.TempDir)
 	}
 	if g.cfg.Risky {
 		choices = append(choices, "/dev/zero", "/dev/urandom")

@@ -11,12 +11,15 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/twofold-chess/twofold/mind"
 	"github.com/twofold-chess/twofold/play"
+	"github.com/twofold-chess/twofold/syzygy"
 )
 
 const serveHelp = `Usage: engine serve [flags]
@@ -24,7 +27,8 @@ const serveHelp = `Usage: engine serve [flags]
 Serves a board to play and analyse in the browser, and its JSON API (see
 docs/play.md). Binds to 127.0.0.1 unless --addr says
 otherwise; the limits below keep one instance on a network from being
-exhausted. Ctrl-C stops it.
+exhausted. With --syzygy both minds probe the tablebases and the board
+shows their verdict (docs/tablebases.md). Ctrl-C stops it.
 
 Flags:
 `
@@ -47,12 +51,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.MaxThink, "max-think", d.MaxThink, "the longest time per move a request may ask")
 	fs.DurationVar(&cfg.IdleExpiry, "idle-expiry", d.IdleExpiry, "a game untouched this long is deleted")
 	fs.DurationVar(&cfg.MaxAnalysis, "max-analysis", d.MaxAnalysis, "an analysis stops by itself after this")
+	syzygyDir := fs.String("syzygy", "", "Syzygy tablebase directories (':'-separated, ';' on Windows): both minds probe them and the board shows their verdict")
 	if done, code := parseFlags(fs, args, serveHelp, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "engine serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *syzygyDir != "" {
+		tb, ok := openServeTables(*syzygyDir, stdout, stderr)
+		if !ok {
+			return 1
+		}
+		defer tb.Close() // after srv.Close: no search probes then
+		cfg.Tablebases = mind.DefaultTablebases(tb)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -94,6 +107,28 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine serve: %v\n", err)
 	}
 	return 0
+}
+
+// openServeTables opens the tables of --syzygy and says what it found; a
+// directory that cannot be read is a warning, no table at all an error.
+// A table found unusable when first probed is a warning then.
+func openServeTables(dir string, stdout, stderr io.Writer) (*syzygy.Tablebase, bool) {
+	var mu sync.Mutex
+	tb, _ := syzygy.OpenWith(dir, syzygy.Options{OnTableError: func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "engine serve: warning: %v; searching on without it\n", err)
+	}})
+	for _, err := range tb.Problems() {
+		fmt.Fprintf(stderr, "engine serve: warning: %v\n", err)
+	}
+	if tb.NumWDL() == 0 {
+		_ = tb.Close()
+		fmt.Fprintf(stderr, "engine serve: no tablebase files (.rtbw) in %s\n", dir)
+		return nil, false
+	}
+	fmt.Fprintf(stdout, "Tablebases: %d WDL and %d DTZ files, up to %d pieces, in %s\n", tb.NumWDL(), tb.NumDTZ(), tb.MaxPieces(), dir)
+	return tb, true
 }
 
 // loopback reports whether host names only this machine ("" and

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -95,4 +96,26 @@ func TestLoopback(t *testing.T) {
 	for host, want := range map[string]bool{"127.0.0.1": true, "localhost": true, "::1": true, "127.1.2.3": true, "": false, "0.0.0.0": false, "::": false, "192.168.1.2": false, "example.com": false} {
 		assert.Equal(t, want, loopback(host), host)
 	}
+}
+
+// --syzygy gives the board and both minds the tables.
+func TestServeWithTablebases(t *testing.T) {
+	url, stderr := startServe(t, "--addr", "127.0.0.1:0", "--syzygy", "../../syzygy/testdata/tables"+string(filepath.ListSeparator)+"/nonexistent/tb")
+	assert.Contains(t, stderr.String(), "engine serve: warning: syzygy: directory /nonexistent/tb")
+	resp, err := http.Post(url+"api/games", "application/json", strings.NewReader(`{"fen":"8/8/8/4k3/8/8/8/KR6 w - - 0 1"}`))
+	require.NoError(t, err)
+	var st struct {
+		Tablebase struct {
+			WDL string
+			DTZ int
+		}
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	resp.Body.Close()
+	assert.Equal(t, "win", st.Tablebase.WDL)
+	assert.Equal(t, 29, st.Tablebase.DTZ)
+
+	var stdout, errs bytes.Buffer
+	assert.Equal(t, 1, serve(context.Background(), []string{"--addr", "127.0.0.1:0", "--syzygy", t.TempDir()}, &stdout, &errs))
+	assert.Contains(t, errs.String(), "no tablebase files")
 }

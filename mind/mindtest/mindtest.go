@@ -10,6 +10,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/mind"
+	"github.com/twofold-chess/twofold/syzygy"
 	"github.com/twofold-chess/twofold/timeman"
 )
 
@@ -18,8 +19,11 @@ import (
 // check).
 func Shared(t *testing.T, s mind.Searcher, got func() mind.Shared) {
 	t.Helper()
+	tb, err := syzygy.Open("") // no tables, but tables
+	require.NoError(t, err)
 	for _, want := range []mind.Shared{
 		{Threads: 2, MultiPV: 3, MoveOverhead: 7 * time.Millisecond},
+		{Threads: 1, MultiPV: 1, Tablebases: mind.Tablebases{Tables: tb, ProbeDepth: 4, ProbeLimit: 5, Rule50: true}},
 		{Threads: 1, MultiPV: 1},
 	} {
 		s.SetShared(want)

@@ -575,6 +575,7 @@ function renderView() {
   }
   drawPieces();
   renderStatus();
+  renderTablebase();
   renderMoves();
   renderLines();
   renderNav();
@@ -609,6 +610,33 @@ function renderStatus() {
   const thinking = g.thinking || ui.busy && !freeBoard() && g.turn !== ui.userSide && g.status === "ongoing";
   $("thinking").hidden = !thinking;
   if (thinking) $("think-text").textContent = "Thinking… " + ui.thinkingLine;
+}
+
+// The tables' verdict when the position is in them: the result for the
+// side to move, the distance to zeroing, and every move with its result.
+const tbWords = { "win": "wins", "cursed-win": "wins, but the fifty-move rule draws", "draw": "draws",
+  "blessed-loss": "loses, but the fifty-move rule saves", "loss": "loses" };
+function renderTablebase() {
+  const box = $("tablebase");
+  const tb = ui.game.tablebase;
+  box.hidden = !tb;
+  if (!tb) return;
+  const who = ui.game.turn === "white" ? "White" : "Black";
+  const dtz = tb.dtz !== undefined && tb.dtz !== 0 ? ` · DTZ ${Math.abs(tb.dtz)}` : "";
+  box.innerHTML = "";
+  const head = document.createElement("div");
+  head.textContent = `Tablebase: ${who} ${tbWords[tb.wdl] || tb.wdl}${dtz}`;
+  box.appendChild(head);
+  const list = document.createElement("div");
+  list.className = "tb-moves";
+  for (const m of tb.moves) {
+    const span = document.createElement("span");
+    span.className = "tb-" + m.wdl;
+    span.textContent = m.san + (m.dtz !== undefined && m.dtz !== 0 ? ` ${Math.abs(m.dtz)}` : "");
+    span.title = `${m.wdl}${m.dtz !== undefined ? ", DTZ " + m.dtz : ""}`;
+    list.appendChild(span);
+  }
+  box.appendChild(list);
 }
 
 function renderNav() {
