@@ -96,7 +96,14 @@ func run(dir string, n, parallel int, seed uint64, golden, fathom string, maxSho
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d positions over %d tables (%s) against %s\n", len(fens), len(tables), strings.Join(tables, " "), bin)
+	ep := 0
+	for _, fen := range fens {
+		if f := strings.Fields(fen); len(f) > 3 && f[3] != "-" {
+			ep++
+		}
+	}
+	fmt.Printf("%d positions (%d with an en-passant capture) over %d tables (%s) against %s\n",
+		len(fens), ep, len(tables), strings.Join(tables, " "), bin)
 
 	type outcome struct {
 		fathom tbcheck.Result
