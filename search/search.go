@@ -52,14 +52,14 @@ type Searcher struct {
 	report   func(mind.Info)
 	start    time.Time // when Search began (for reports)
 	rootSide board.Color
+	mu       sync.Mutex // held for the duration of a search
+	rng      uint64     // for the weakened modes' random choices
 	// The search's tablebase probes (see tbSetup): the most pieces probed
 	// in the tree (0: no probes), the least depth for that many, whether
 	// the root moves were ranked by the tables, the root probe's hits.
 	tbCard, tbDepth int
 	rootInTB        bool
 	tbRootHits      uint64
-	mu              sync.Mutex // held for the duration of a search
-	rng             uint64     // for the weakened modes' random choices
 }
 
 // New returns a Searcher with a transposition table of hashMB megabytes.

@@ -25,9 +25,9 @@ type rootMove struct {
 	passBound Bound
 	selDepth  int
 	nodes     uint64 // nodes spent under this move in this search (main thread), for time management
-	tbScore   int    // the tables' score of the move, when the root is in them (Searcher.rootInTB)
 	pv        [MaxPly]board.Move
 	pvLen     int
+	tbScore   int // the tables' score of the move, when the root is in them (Searcher.rootInTB)
 }
 
 // frame is the per-ply state of a thread's search stack.
@@ -55,7 +55,6 @@ type thread struct {
 	pos            *board.Position
 	nodes          uint64
 	published      atomic.Uint64
-	tbHits         atomic.Uint64 // positions found in the tablebases
 	selDepth       int
 	rootMoves      []rootMove
 	pvIdx          int
@@ -73,6 +72,7 @@ type thread struct {
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
 	captHist       [16][64][8]int16      // capture history: [piece][to][captured type]
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
+	tbHits         atomic.Uint64         // positions found in the tablebases
 }
 
 // prepare readies the thread for a search of p from the given root moves.
