@@ -52,7 +52,7 @@ func probeTablebase(tb *syzygy.Tablebase, p *board.Position) *Tablebase {
 	out := &Tablebase{Moves: []TablebaseMove{}}
 	dtz, err := tb.ProbeDTZ(q)
 	if err == nil {
-		out.WDL, out.DTZ = wdlNames[withCounter(q.HalfmoveClock(), dtz)], &dtz
+		out.WDL, out.DTZ = wdlNames[syzygy.DTZResult(q.HalfmoveClock(), dtz)], &dtz
 	} else {
 		wdl, err := tb.ProbeWDL(q)
 		if err != nil {
@@ -76,20 +76,4 @@ func probeTablebase(tb *syzygy.Tablebase, p *board.Position) *Tablebase {
 		out.Moves = append(out.Moves, tm)
 	}
 	return out
-}
-
-// withCounter is the result a DTZ gives with cnt50 plies already on the
-// fifty-move counter.
-func withCounter(cnt50, dtz int) syzygy.WDL {
-	switch {
-	case dtz > 0 && dtz+cnt50 <= 100:
-		return syzygy.Win
-	case dtz > 0:
-		return syzygy.CursedWin
-	case dtz < 0 && -dtz+cnt50 <= 100:
-		return syzygy.Loss
-	case dtz < 0:
-		return syzygy.BlessedLoss
-	}
-	return syzygy.Draw
 }

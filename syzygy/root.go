@@ -58,8 +58,10 @@ func (m RootMove) Outcome(rule50 bool) WDL {
 	return Loss
 }
 
-// dtzToWDL is the result of a DTZ with the fifty-move counter cnt50.
-func dtzToWDL(cnt50, dtz int) WDL {
+// DTZResult is the result a DTZ gives with cnt50 plies already on the
+// fifty-move counter (as fathom reports it): a win or loss the counter
+// lets through, else a cursed win or blessed loss.
+func DTZResult(cnt50, dtz int) WDL {
 	switch {
 	case dtz > 0 && dtz+cnt50 <= 100:
 		return Win
@@ -151,7 +153,7 @@ func (tb *Tablebase) ProbeRoot(p *board.Position) ([]RootMove, error) {
 		case dtz < 0:
 			r = -MaxRank/2 + (-dtz + cnt50)
 		}
-		moves = append(moves, RootMove{Move: m, DTZ: dtz, WDL: dtzToWDL(cnt50, dtz), Rank: r})
+		moves = append(moves, RootMove{Move: m, DTZ: dtz, WDL: DTZResult(cnt50, dtz), Rank: r})
 	}
 	sort.SliceStable(moves, func(i, j int) bool {
 		a, b := moves[i], moves[j]

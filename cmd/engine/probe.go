@@ -91,7 +91,7 @@ func writeProbe(w io.Writer, tb *syzygy.Tablebase, p *board.Position, rule50 boo
 			wdl = v
 		} else {
 			dtz = d
-			wdl = resultOf(cnt50, d)
+			wdl = syzygy.DTZResult(cnt50, d)
 		}
 	}
 	moves, err := tb.ProbeRoot(p)
@@ -140,21 +140,6 @@ func writeProbe(w io.Writer, tb *syzygy.Tablebase, p *board.Position, rule50 boo
 		fmt.Fprintf(w, "  %-8s %-11s dtz %4s  rank %7d  %s\n", movegen.SAN(p, m.Move), m.WDL, d, m.Rank, m.Outcome(rule50))
 	}
 	return nil
-}
-
-// resultOf is the result of a DTZ with the fifty-move counter cnt50.
-func resultOf(cnt50, dtz int) syzygy.WDL {
-	switch {
-	case dtz > 0 && dtz+cnt50 <= 100:
-		return syzygy.Win
-	case dtz > 0:
-		return syzygy.CursedWin
-	case dtz < 0 && -dtz+cnt50 <= 100:
-		return syzygy.Loss
-	case dtz < 0:
-		return syzygy.BlessedLoss
-	}
-	return syzygy.Draw
 }
 
 // probeLine plays out a line that keeps the result: each side plays its

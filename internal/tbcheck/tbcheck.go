@@ -152,7 +152,7 @@ func Expected(tb *syzygy.Tablebase, p *board.Position) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	wdl := dtzToWDL(p.HalfmoveClock(), dtz)
+	wdl := syzygy.DTZResult(p.HalfmoveClock(), dtz)
 	r := Result{WDL: wdl.String(), DTZ: max(dtz, -dtz)}
 	moves, err := tb.ProbeRoot(p)
 	if err != nil {
@@ -173,21 +173,6 @@ func Expected(tb *syzygy.Tablebase, p *board.Position) (Result, error) {
 	slices.Sort(r.Drawing)
 	slices.Sort(r.Losing)
 	return r, nil
-}
-
-// dtzToWDL is fathom's result of a DTZ under a fifty-move counter.
-func dtzToWDL(cnt50, dtz int) syzygy.WDL {
-	switch {
-	case dtz > 0 && dtz+cnt50 <= 100:
-		return syzygy.Win
-	case dtz > 0:
-		return syzygy.CursedWin
-	case dtz < 0 && -dtz+cnt50 <= 100:
-		return syzygy.Loss
-	case dtz < 0:
-		return syzygy.BlessedLoss
-	}
-	return syzygy.Draw
 }
 
 // keyOf is moveKey for one of our moves.
