@@ -421,6 +421,9 @@ func (s *Searcher) result(ml *movegen.MoveList) mind.Result {
 	res.Root = s.rootMoves()
 	res.Q = t.at(best).q(0)
 	res.Score = mind.CP(QToCentipawns(res.Q))
+	if t.rootTB && t.at(best).proven == provenNone {
+		res.Score = mind.CP(t.rootTBCP)
+	}
 	if t.at(best).state == stateExpanded && t.at(best).count > 0 {
 		if reply := t.bestChild(best); reply >= 0 && t.at(reply).n > 0 {
 			res.Ponder = t.at(reply).move
@@ -716,6 +719,10 @@ func (s *Searcher) infos() []mind.Info {
 		}
 		if mate != 0 {
 			info.Score = mind.MateIn(mate)
+		} else if t.rootTB {
+			// The tables know the root's result; the network's Q only
+			// guesses it (the moves searched are those that keep it).
+			info.Score = mind.CP(t.rootTBCP)
 		}
 		infos = append(infos, info)
 	}

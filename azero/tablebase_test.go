@@ -110,3 +110,39 @@ func TestMCTSTablesChangeDropsTree(t *testing.T) {
 	s.SetShared(mind.Shared{Threads: 1, MultiPV: 1, Tablebases: mind.DefaultTablebases(tb)})
 	assert.Nil(t, s.tree)
 }
+
+// At a root inside the tables the score reported is the tables' (as the
+// alpha-beta mind reports it), not the network's guess: the uniform
+// network thinks every position even.
+func TestMCTSReportsTablebaseScoreAtRoot(t *testing.T) {
+	tb := openTables(t)
+	for _, tc := range []struct {
+		name, fen string
+		cp        int
+	}{
+		{"won", "8/8/8/4k3/8/8/8/KR6 w - - 0 1", syzygy.WinCentipawns},
+		{"lost", "8/8/8/4k3/8/8/8/KR6 b - - 0 1", -syzygy.WinCentipawns},
+		{"drawn", "8/8/8/8/3k4/8/2r5/1R2K3 w - - 0 1", 0},
+		{"cursed", "8/8/8/4k3/8/8/8/KR6 w - - 90 1", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var infos []mind.Info
+			res := newUniform(withTables(tb)).Search(mustFEN(t, tc.fen), timeman.Limits{Nodes: 100}, func(i mind.Info) { infos = append(infos, i) })
+			require.NoError(t, res.Err)
+			require.NotEmpty(t, infos)
+			last := infos[len(infos)-1]
+			if tc.name == "cursed" {
+				// A win the fifty-move counter may spoil: a few centipawns.
+				assert.False(t, last.Score.Mate)
+				assert.True(t, last.Score.Value >= 3 && last.Score.Value <= 200, "cp %d", last.Score.Value)
+				return
+			}
+			assert.Equal(t, mind.CP(tc.cp), last.Score)
+			assert.Equal(t, mind.CP(tc.cp), res.Score)
+		})
+	}
+
+	// Outside the tables the network's value is reported as before.
+	res := newUniform(withTables(tb)).Search(mustFEN(t, "8/8/8/3k4/8/8/3r4/K2QR3 w - - 0 1"), timeman.Limits{Nodes: 100}, nil)
+	assert.Equal(t, mind.CP(QToCentipawns(res.Q)), res.Score)
+}

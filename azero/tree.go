@@ -134,6 +134,10 @@ type tree struct {
 	tb     mind.Tablebases
 	tbCard int
 	tbHits uint64
+	// rootTB says the root is in the tables, rootTBCP the score they give
+	// it (syzygy.RootMove.Centipawns), reported instead of the network's.
+	rootTB   bool
+	rootTBCP int
 }
 
 const root = 0
@@ -656,7 +660,7 @@ func (t *tree) probeTB(nd *node, pos *board.Position) bool {
 // that a won ending is converted within the fifty-move rule and a drawn
 // one held; otherwise allowed. It also sets up the probes at expansion.
 func (t *tree) tbRoot(tb mind.Tablebases, allowed []board.Move) []board.Move {
-	t.tb, t.tbCard, t.tbHits = tb, tb.Cardinality(), 0
+	t.tb, t.tbCard, t.tbHits, t.rootTB = tb, tb.Cardinality(), 0, false
 	if t.tbCard == 0 || t.pos.Castling() != board.NoCastling || t.pos.Occupied().Count() > t.tbCard {
 		return allowed
 	}
@@ -676,6 +680,9 @@ func (t *tree) tbRoot(tb mind.Tablebases, allowed []board.Move) []board.Move {
 		}
 		if len(keep) > 0 && rm.Rank < best {
 			break // the rest spoil the result
+		}
+		if len(keep) == 0 {
+			t.rootTB, t.rootTBCP = true, rm.Centipawns(tb.Rule50)
 		}
 		best = rm.Rank
 		keep = append(keep, rm.Move)

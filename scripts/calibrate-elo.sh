@@ -13,7 +13,9 @@
 # nodes=N (both evaluated by hand) or nodes=N,net=1 (with the embedded network), played
 # through a build with -tags calibrate, whose TWOFOLD_STRENGTH variable replaces what
 # UCI_Elo maps to; elo=E (the normal build with UCI_LimitStrength and
-# UCI_Elo E: the verification of the mapping) or full (full strength); ANCHOR is Stockfish's
+# UCI_Elo E: the verification of the mapping), full (full strength), mcts (the zero mind,
+# Search=MCTS with the embedded network, at the clock) or mcts,nodes=N (the zero mind at N
+# playouts a move, e.g. 800 as the ladder plays; needs `make ort`); ANCHOR is Stockfish's
 # UCI_Elo (1350..2850), best within about 200 of the point's expected Elo.
 #
 # Why one fast time control is enough: the ladder's configurations do not depend on the clock
@@ -82,6 +84,7 @@ POINTS=("$@")
     "full 2700"
 )
 # To verify the mapping: scripts/calibrate-elo.sh "elo=1400 1400" "elo=1850 1850" "elo=2250 2250"
+# The zero mind on the same scale: scripts/calibrate-elo.sh "mcts,nodes=800 1500" "mcts 1500"
 
 RUN_DIR=$(run_dir calibrate-elo)
 
@@ -93,6 +96,8 @@ go build -tags calibrate -o "$RUN_DIR/engine-cal" ./cmd/engine
 echo "== bench: $("$RUN_DIR/engine" bench </dev/null 2>&1 | tail -1)"
 echo "== $((ROUNDS * 2)) games per point, tc $TC, $(basename "$BOOK") (seed $SEED); run dir $RUN_DIR"
 
+ORT_LIB=libonnxruntime.so.1
+[ "$(uname -s)" = Darwin ] && ORT_LIB=libonnxruntime.dylib
 ADJ=(-draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=600)
 TABLE=()
 for point in "${POINTS[@]}"; do
@@ -107,6 +112,12 @@ for point in "${POINTS[@]}"; do
         full) ln -sf "$RUN_DIR/engine" "$dir/twofold" ;;
         elo=*) ln -sf "$RUN_DIR/engine" "$dir/twofold"
                ENG+=(option.UCI_LimitStrength=true "option.UCI_Elo=${config#elo=}") ;;
+        mcts|mcts,nodes=*)
+               [ -f "$ROOT/lib/$ORT_LIB" ] || die "point '$point': the zero mind needs ONNX Runtime: make ort"
+               printf '#!/bin/sh\nONNXRUNTIME_LIB=%s exec %s "$@"\n' "$ROOT/lib/$ORT_LIB" "$RUN_DIR/engine" >"$dir/twofold"
+               chmod +x "$dir/twofold"
+               ENG+=(option.Search=MCTS)
+               case $config in *nodes=*) ENG+=("nodes=${config#*nodes=}") ;; esac ;;
         *) printf '#!/bin/sh\nTWOFOLD_STRENGTH=%s exec %s "$@"\n' "$config" "$RUN_DIR/engine-cal" >"$dir/twofold"
            chmod +x "$dir/twofold"
            ENG+=(option.UCI_LimitStrength=true) ;;
@@ -132,7 +143,8 @@ for point in "${POINTS[@]}"; do
             if (n && s > 0 && s < 1) {
                 var = (w * (1 - s) ^ 2 + d * (0.5 - s) ^ 2 + l * s ^ 2) / n
                 se = sqrt(var / n); lo = s - 1.96 * se; hi = s + 1.96 * se
-                if (lo <= 0) m = sprintf("%d (upper %d)", a + elo(s), a + elo(hi))
+                if (lo <= 0 && hi >= 1) m = sprintf("%d (too few games)", a + elo(s))
+                else if (lo <= 0) m = sprintf("%d (upper %d)", a + elo(s), a + elo(hi))
                 else if (hi >= 1) m = sprintf("%d (lower %d)", a + elo(s), a + elo(lo))
                 else m = sprintf("%d +/- %d", a + elo(s), (elo(hi) - elo(lo)) / 2)
             } else if (n) m = (s >= 1 ? "above " : "below ") a

@@ -86,21 +86,16 @@ func indexOfMove(root []rootMove, m board.Move) int {
 
 // tbScore is the score reported for a root move the tables rank: a win
 // (one the fifty-move rule cannot spoil, or any with the rule off) TBWin,
-// a loss -TBWin, a draw 0, and a cursed win from 3 to 100 cp, the more the
-// closer it is to a real win (a blessed loss mirrors it), as Stockfish
-// shows them.
+// a loss -TBWin, and otherwise the tables' centipawns (a cursed win a few
+// centipawns, a draw 0).
 func tbScore(m syzygy.RootMove, rule50 bool) int {
 	switch m.Outcome(rule50) {
 	case syzygy.Win:
 		return TBWin
 	case syzygy.Loss:
 		return -TBWin
-	case syzygy.CursedWin:
-		return max(3, 200-(syzygy.MaxRank/2-m.Rank))
-	case syzygy.BlessedLoss:
-		return min(-3, -200+(syzygy.MaxRank/2+m.Rank))
 	}
-	return 0
+	return m.Centipawns(rule50)
 }
 
 // probeTB probes the WDL tables at a node of the tree: only right after a

@@ -1,6 +1,9 @@
 package search
 
-import "github.com/twofold-chess/twofold/timeman"
+import (
+	"github.com/twofold-chess/twofold/syzygy"
+	"github.com/twofold-chess/twofold/timeman"
+)
 
 // Score bounds. Mate scores count plies: MateScore - n is mate in n plies.
 const (
@@ -18,7 +21,7 @@ const (
 	TBWinBound = TBWin - MaxPly
 	// TBCentipawns is how a tablebase win at the root is reported: cp
 	// 20000, less a centipawn a ply for one further down (as Stockfish).
-	TBCentipawns = 20000
+	TBCentipawns = syzygy.WinCentipawns
 )
 
 // IsMate reports whether a score announces a forced mate (for either side).

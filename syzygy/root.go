@@ -58,6 +58,29 @@ func (m RootMove) Outcome(rule50 bool) WDL {
 	return Loss
 }
 
+// WinCentipawns is how a tablebase win is reported in centipawns, as
+// Stockfish shows it (a loss is its negative); searchers report a win
+// found deeper in the tree as this less its distance in plies.
+const WinCentipawns = 20000
+
+// Centipawns is the score reported for a root move the tables rank: a win
+// WinCentipawns, a loss its negative, a draw 0, and a cursed win from 3
+// to 200 cp, the more the closer it is to a real win (a blessed loss
+// mirrors it), as Stockfish shows them.
+func (m RootMove) Centipawns(rule50 bool) int {
+	switch m.Outcome(rule50) {
+	case Win:
+		return WinCentipawns
+	case Loss:
+		return -WinCentipawns
+	case CursedWin:
+		return max(3, 200-(MaxRank/2-m.Rank))
+	case BlessedLoss:
+		return min(-3, -200+(MaxRank/2+m.Rank))
+	}
+	return 0
+}
+
 // DTZResult is the result a DTZ gives with cnt50 plies already on the
 // fifty-move counter (as fathom reports it): a win or loss the counter
 // lets through, else a cursed win or blessed loss.
