@@ -5,7 +5,7 @@ One line per rung: the network's score (%) against it. Two kinds of CSV:
   ladder.csv of `engine train` (iteration, then a column per rung): the score by iteration.
   curve.csv of `engine climb` (round, network, games, cpu_hours, promoted, then a column
       per rung): the score of each round's network by the self-play games played so far
-      and by the processor hours spent, one panel each; a network that was not promoted
+      and by the processor hours spent (when every row has them), one panel each; a network that was not promoted
       is an open marker off the line, which joins the networks that were.
 
 An empty field is a rung that was not measured.
@@ -41,9 +41,15 @@ def plot_iterations(rows, rungs, out):
 
 
 def plot_rounds(rows, rungs, out):
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    # The processor-hours panel only when every round has them (a history
+    # written by hand may know the games alone).
+    panels = [("games", "self-play games")]
+    if all(r.get("cpu_hours", "") != "" for r in rows):
+        panels.append(("cpu_hours", "processor hours"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), sharey=True, squeeze=False)
+    axes = axes[0]
     promoted = [r["promoted"] == "true" for r in rows]
-    for ax, key, label in ((axes[0], "games", "self-play games"), (axes[1], "cpu_hours", "processor hours")):
+    for ax, (key, label) in zip(axes, panels):
         x = [float(r[key]) for r in rows]
         for i, rung in enumerate(rungs):
             colour = "C%d" % i
@@ -56,7 +62,8 @@ def plot_rounds(rows, rungs, out):
                         markerfacecolor="none", color=colour, label=rung + " (not promoted)")
         ax.set_xlabel(label)
         style(ax)
-    axes[1].set_ylabel("")
+    for ax in axes[1:]:
+        ax.set_ylabel("")
     fig.suptitle("Twofold MCTS, rounds of engine climb, on the fixed ladder (round %s)" % rows[-1]["round"])
     fig.tight_layout()
     fig.savefig(out, dpi=100)

@@ -31,6 +31,11 @@ class TestPlot(unittest.TestCase):
                   "1,round-001/network.onnx,20743,2.400,true,,56.0,40.0\n"
                   "2,round-002/network.onnx,43808,4.900,false,,55.0,38.0\n")
 
+    def test_rounds_without_hours(self):
+        self.draw("round,network,games,cpu_hours,promoted,alphabeta-d2,alphabeta-d3\n"
+                  "0,n4x32-ft,0,,true,46.7,35.0\n"
+                  "1,w5,20743,,true,56.0,40.0\n")
+
     def test_no_rows(self):
         d = tempfile.mkdtemp()
         path = os.path.join(d, "empty.csv")
