@@ -5,12 +5,15 @@
 # (round-robin), ROUNDS times over, so a change in the machine's load hits them alike. A search
 # counts the nodes and time of its last "info" line that carries both (an engine that prints
 # only nps counts nps x MS). Prints a table: thousands of nodes per second on each position,
-# total nodes / total milliseconds, and each engine's speed as a ratio to the first (Twofold).
+# total nodes / total milliseconds, each engine's speed and its ratio to the first (Twofold);
+# then, from /proc, the share of a core each engine had while it searched and its speed per
+# processor second (knps over that share) with its ratio, which a busy machine disturbs less.
 #
 # Usage: scripts/nps-compare.sh [NAME=CMD ...]
 #   e.g. scripts/nps-compare.sh "Ethereal=/usr/games/ethereal-chess" "Zahak=zahak"
-#   CMD is run by bash from the current directory, so it may carry arguments. An engine
-#   without a Threads or Hash option is run with its own default for it.
+#   CMD is run by bash from the current directory, so it may carry arguments; the processor
+#   time is that of the process CMD starts. An engine without a Threads or Hash option is run
+#   with its own default for it.
 #
 # Environment: ENGINE (Twofold's binary) [built from the working tree into runs/nps/engine],
 #              MS [3000], ROUNDS [1], HASH [16], EPD [scripts/nps-positions.epd: the first six
@@ -96,14 +99,28 @@ for i in "${!names[@]}"; do
     expect "$i" readyok 30
 done
 
-# search I FEN: one search; adds its nodes and milliseconds to N[I,pos] and T[I,pos].
-declare -A N T
+# cpu_ms PID: the processor time (user and system, all threads) of process PID so far, in
+# milliseconds; empty where /proc cannot tell.
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_ms() {
+    local stat f
+    [ -r "/proc/$1/stat" ] || return 0
+    read -r stat <"/proc/$1/stat" || return 0
+    read -ra f <<<"${stat##*) }"
+    echo $(((f[11] + f[12]) * 1000 / CLK_TCK))
+}
+
+# search I POS: one search; adds its nodes and milliseconds to N[I,POS] and T[I,POS], and to
+# C[I] those milliseconds scaled by the share of a core the engine had during the search
+# (its processor time over the wall time from go to bestmove).
+declare -A N T C
 search() {
-    local i=$1 pos=$2 n="" ms="" nps="" ln lt lp k words
+    local i=$1 pos=$2 n="" ms="" nps="" ln lt lp k words c0 c1 w0 w1
     send "$i" ucinewgame
     send "$i" "position fen ${fens[$pos]}"
     send "$i" isready
     expect "$i" readyok 30
+    c0=$(cpu_ms "${pids[$i]}") w0=${EPOCHREALTIME/./}
     send "$i" "go movetime $MS"
     while expect "$i" "" $((MS / 1000 * 3 + 30)) && [[ $line != bestmove* ]]; do
         [[ $line == "info "* ]] || continue
@@ -120,12 +137,16 @@ search() {
         if [[ $ln =~ ^[0-9]+$ && $lt =~ ^[1-9][0-9]*$ ]]; then n=$ln ms=$lt; fi
         if [[ $lp =~ ^[0-9]+$ ]]; then nps=$lp; fi
     done
+    w1=${EPOCHREALTIME/./} c1=$(cpu_ms "${pids[$i]}")
     if [ -z "$n" ]; then
         [ -n "$nps" ] || die "${names[$i]} reported neither nodes and time nor nps on position $((pos + 1))"
         n=$((nps * MS / 1000)) ms=$MS
     fi
     N[$i,$pos]=$((${N[$i,$pos]:-0} + n))
     T[$i,$pos]=$((${T[$i,$pos]:-0} + ms))
+    if [ -n "$c0" ] && [ -n "$c1" ] && [ "$w1" -gt "$w0" ]; then
+        C[$i]=$((${C[$i]:-0} + ms * (c1 - c0) * 1000 / (w1 - w0)))
+    fi
 }
 
 echo "nps-compare: ${#names[@]} engines, ${#fens[@]} positions, movetime $MS ms, $ROUNDS round(s), Hash $HASH, 1 thread" >&2
@@ -141,30 +162,29 @@ for i in "${!names[@]}"; do
     printf 'quit\n' 2>/dev/null >&"${IN[$i]}" || true
 done
 
-# The table: knps on each position, then the totals and the ratio to the first engine.
-{
-    printf '%s' engine
-    for pos in "${!fens[@]}"; do printf '\tpos%d' $((pos + 1)); done
-    printf '\tnodes\tms\tknps\tratio\n'
-    for i in "${!names[@]}"; do
-        printf '%s' "${names[$i]}"
-        tn=0 tt=0
-        for pos in "${!fens[@]}"; do
-            printf '\t%d' $((N[$i,$pos] / T[$i,$pos]))
-            tn=$((tn + N[$i,$pos])) tt=$((tt + T[$i,$pos]))
-        done
-        printf '\t%d\t%d\n' "$tn" "$tt"
+# The table: knps on each position (wall time), the totals and the ratio to the first engine;
+# then the share of a core the engines had and the speed per processor second with its ratio
+# ("-" where /proc could not tell), which a busy machine disturbs less.
+for i in "${!names[@]}"; do
+    printf '%s' "${names[$i]}"
+    tn=0 tt=0
+    for pos in "${!fens[@]}"; do
+        printf '\t%d' $((N[$i,$pos] / T[$i,$pos]))
+        tn=$((tn + N[$i,$pos])) tt=$((tt + T[$i,$pos]))
     done
-} | awk -F'\t' '
-    NR == 1 { h = $0; next }
-    { rows[++n] = $0; knps[n] = $(NF - 1) / $NF }
+    printf '\t%d\t%d\t%d\n' "$tn" "$tt" "${C[$i]:-0}"
+done | awk -F'\t' -v k=${#fens[@]} '
+    { n++; name[n] = $1; for (j = 1; j <= k; j++) p[n, j] = $(j + 1)
+      nodes[n] = $(k + 2); ms[n] = $(k + 3); cpu[n] = $(k + 4) }
     END {
-        split(h, c, "\t"); nc = length(c)
-        printf "%-12s", c[1]; for (j = 2; j <= nc - 4; j++) printf " %6s", c[j]
-        printf " %14s %8s %6s %6s\n", c[nc - 3], c[nc - 2], c[nc - 1], c[nc]
+        printf "%-12s", "engine"; for (j = 1; j <= k; j++) printf " %6s", "pos" j
+        printf " %12s %7s %6s %6s %6s %8s %6s\n", "nodes", "ms", "knps", "ratio", "core%", "cpu-knps", "ratio"
         for (r = 1; r <= n; r++) {
-            split(rows[r], f, "\t")
-            printf "%-12s", f[1]; for (j = 2; j <= nc - 4; j++) printf " %6d", f[j]
-            printf " %14d %8d %6d %6.2f\n", f[nc - 3], f[nc - 2], knps[r], knps[r] / knps[1]
+            printf "%-12s", name[r]; for (j = 1; j <= k; j++) printf " %6d", p[r, j]
+            printf " %12d %7d %6d %6.2f", nodes[r], ms[r], nodes[r] / ms[r], (nodes[r] / ms[r]) / (nodes[1] / ms[1])
+            if (cpu[r] > 0 && cpu[1] > 0)
+                printf " %6d %8d %6.2f\n", 100 * cpu[r] / ms[r], nodes[r] / cpu[r], (nodes[r] / cpu[r]) / (nodes[1] / cpu[1])
+            else
+                printf " %6s %8s %6s\n", "-", "-", "-"
         }
     }'
