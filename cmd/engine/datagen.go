@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -65,6 +66,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	maxPlies := fs.Int("max-plies", 400, "searched plies after which a game is a draw")
 	network := fs.String("network", "default", "evaluation of the searches: default (the embedded NNUE), none (hand-crafted) or an NNUE file")
 	maxStart := fs.Int("max-start-score", 300, "redraw a start whose search score is beyond this many cp either way (0: keep all)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	if done, code := parseFlags(fs, args, datagenHelp, stdout, stderr); done {
 		return code
 	}
@@ -81,6 +83,19 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	case !(*frc >= 0 && *frc <= 1):
 		fmt.Fprintln(stderr, "engine datagen: --frc must be in 0..1")
 		return 2
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "engine datagen:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "engine datagen:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	net, nerr := loadNNUE(*network)
 	if nerr != nil {
