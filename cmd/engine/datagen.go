@@ -187,8 +187,9 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine datagen:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %d positions from %d games (W/D/L %d/%d/%d, %.0f nodes a move) to %s in %s; it holds %d in %d bytes\n",
-		st.Positions, st.Games, st.WhiteWins, st.Draws, st.BlackWins, float64(st.Nodes)/float64(max(st.Plies, 1)),
+	fmt.Fprintf(stdout, "wrote %d positions from %d games (W/D/L %d/%d/%d; %d moves searched, %.0f nodes and depth %.1f a move) to %s in %s; it holds %d in %d bytes\n",
+		st.Positions, st.Games, st.WhiteWins, st.Draws, st.BlackWins, st.Plies, float64(st.Nodes)/float64(max(st.Plies, 1)),
+		float64(st.Depths)/float64(max(st.Plies, 1)),
 		*out, time.Since(start).Round(time.Second), before+st.Positions, w.Size())
 	return 0
 }

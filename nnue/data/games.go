@@ -46,9 +46,9 @@ import (
 //	38     4N    per ply: uint16 the move played (board.Move), int16 the
 //	             search's score in centipawns from the side to move's view
 //
-// Frames are not compressed: DEFLATE (compress/flate) at its best level
-// made no frame of a test run smaller, and the whole file only 8% smaller,
-// since moves and scores are close to random bytes.
+// Frames are not compressed: DEFLATE at its best level saved 4.6% of a
+// test run's bytes frame by frame (gzip -9 of the whole file 17%), since
+// moves and scores are close to random bytes.
 //
 // Expanding a game replays its moves from the start (each checked to be
 // legal) and keeps the positions Keep accepts, as records with the game's

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -295,4 +297,20 @@ func sq(name string) board.Square {
 		panic("bad square " + name)
 	}
 	return s
+}
+
+// The trainer recognises a games file by the frame magic, to point at
+// --unpack instead of misreading it.
+func TestTrainerKnowsTheFrameMagic(t *testing.T) {
+	py, err := os.ReadFile("../train/nnue_data.py")
+	require.NoError(t, err)
+	var lit strings.Builder
+	for _, c := range FrameMagic {
+		if c >= 0x20 && c < 0x7f {
+			lit.WriteByte(c)
+		} else {
+			fmt.Fprintf(&lit, `\x%02x`, c)
+		}
+	}
+	assert.Contains(t, string(py), `GAMES_MAGIC = b"`+lit.String()+`"`)
 }

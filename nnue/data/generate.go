@@ -67,7 +67,7 @@ const (
 type Stats struct {
 	Games, Positions            int64
 	WhiteWins, Draws, BlackWins int64
-	Plies, Nodes                int64 // the searches of the games written (start checks aside) and their nodes
+	Plies, Nodes, Depths        int64 // the searches of the games written (start checks aside), their nodes and completed depths
 }
 
 // Generate plays self-play games with the alpha-beta searcher at fixed
@@ -111,9 +111,9 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 	start := time.Now()
 	progress := func() {
 		el := time.Since(start).Seconds()
-		fmt.Fprintf(opt.Progress, "games %d  positions %d (file %d)  %.0f pos/s  %.1f games/min  %.0f nodes/move  W/D/L %d/%d/%d\n",
+		fmt.Fprintf(opt.Progress, "games %d  positions %d (file %d)  %.0f pos/s  %.1f games/min  %.0f nodes/move  depth %.1f  W/D/L %d/%d/%d\n",
 			st.Games, st.Positions, w.Records(), float64(st.Positions)/max(el, 1e-9), float64(st.Games)*60/max(el, 1e-9),
-			float64(st.Nodes)/float64(max(st.Plies, 1)), st.WhiteWins, st.Draws, st.BlackWins)
+			float64(st.Nodes)/float64(max(st.Plies, 1)), float64(st.Depths)/float64(max(st.Plies, 1)), st.WhiteWins, st.Draws, st.BlackWins)
 	}
 	done := make(chan struct{})
 	if opt.Progress != nil {
@@ -147,8 +147,8 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 				rng := rand.New(rand.NewPCG(opt.Seed, opt.Stream<<32|uint64(g)))
 				var result Result
 				var ok bool
-				var nodes int64
-				recs, result, nodes, ok = playGame(ctx, s, rng, &opt, recs[:0], &game)
+				var nodes, depths int64
+				recs, result, nodes, depths, ok = playGame(ctx, s, rng, &opt, recs[:0], &game)
 				if !ok {
 					continue
 				}
@@ -165,6 +165,7 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 				st.Positions += int64(len(recs))
 				st.Plies += int64(len(game.Plies))
 				st.Nodes += nodes
+				st.Depths += depths
 				switch result {
 				case WhiteWon:
 					st.WhiteWins++
@@ -195,15 +196,16 @@ func full(w *Writer, opt *GenOptions) bool {
 
 // playGame plays one game and appends its kept positions to recs, labelled
 // with the result, and sets game to it (its start, the searched moves and
-// scores). nodes counts the searches' nodes (the start check aside). ok is
+// scores). nodes and depths sum the searches' nodes and completed depths
+// (the start check aside). ok is
 // false for a game that found no playable start (startPosition) or was cut
 // off by ctx.
-func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record, game *Game) (_ []Record, _ Result, nodes int64, ok bool) {
+func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record, game *Game) (_ []Record, _ Result, nodes, depths int64, ok bool) {
 	var p *board.Position
 	lim := search.Limits{Nodes: opt.Nodes, SoftNodes: opt.SoftNodes, Depth: opt.Depth}
 	for try := 0; ; try++ {
 		if p = startPosition(rng, opt); p == nil || try == 100 {
-			return recs, Draw, 0, false
+			return recs, Draw, 0, 0, false
 		}
 		s.Clear()
 		if opt.MaxStartScore <= 0 {
@@ -211,7 +213,7 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		}
 		res := s.Search(p, lim, nil)
 		if ctx.Err() != nil {
-			return recs, Draw, 0, false
+			return recs, Draw, 0, 0, false
 		}
 		if mathx.Abs(search.Value(res.Score)) <= opt.MaxStartScore {
 			s.Clear() // the game is the same as without the check
@@ -220,17 +222,17 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 	}
 	first := len(recs)
 	game.Start, game.Plies = p.Clone(), game.Plies[:0]
-	label := func(r Result) ([]Record, Result, int64, bool) {
+	label := func(r Result) ([]Record, Result, int64, int64, bool) {
 		for i := first; i < len(recs); i++ {
 			recs[i].Result = r
 		}
 		game.Result, game.Kept = r, len(recs)-first
-		return recs, r, nodes, true
+		return recs, r, nodes, depths, true
 	}
 	var whiteAhead, blackAhead, level int
 	for range opt.MaxPlies {
 		if ctx.Err() != nil {
-			return recs, Draw, 0, false
+			return recs, Draw, 0, 0, false
 		}
 		switch movegen.GameStatus(p) {
 		case movegen.Ongoing:
@@ -244,9 +246,10 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		}
 		res := s.Search(p, lim, nil)
 		if res.Best == board.NoMove {
-			return recs, Draw, 0, false // cannot happen in an ongoing game
+			return recs, Draw, 0, 0, false // cannot happen in an ongoing game
 		}
 		nodes += int64(res.Nodes)
+		depths += int64(res.Depth)
 		score := search.Value(res.Score)
 		white := score
 		if p.Side() == board.Black {
