@@ -19,7 +19,9 @@
 #   --finish           move every worker's open piece to done/ (when no run is going on)
 #   --status           print what done/ and work/ hold, and exit
 # After --, flags for every worker's `engine datagen`; the defaults come first, so these win:
-#   --soft-nodes 5000 --nodes 100000 --book scripts/openings-2moves.epd --random-plies 8 --frc 0.1
+#   --soft-nodes 2000 --nodes 100000 --book scripts/openings-2moves.epd --random-plies 8 --frc 0.1
+#   (the completed depth of the recipe's --nodes 5000, 7.3-7.4 plies a move, for three quarters
+#   of its CPU time a position; --soft-nodes 5000 searches 1.7 plies deeper for 2.7 times it)
 #
 # The run directory:
 #   work/wNN.games   worker NN's open piece; work/wNN.piece its number; logs/wNN.log its output
@@ -138,7 +140,22 @@ if [ -n "$DURATION" ]; then
     end=$(($(date +%s) + secs))
 fi
 
-DEFAULTS=(--soft-nodes 5000 --nodes 100000 --book "$ROOT/scripts/openings-2moves.epd" --random-plies 8 --frc 0.1)
+DEFAULTS=(--soft-nodes 2000 --nodes 100000 --book "$ROOT/scripts/openings-2moves.epd" --random-plies 8 --frc 0.1)
+
+# reap PID: sets rc to the exit status of a child of this shell once it has exited (a trap that
+# interrupts a wait makes the wait return 128+signal while the child runs on, or just as it
+# exits). Not in $(...): a subshell cannot wait for its parent's children.
+reap() {
+    while :; do
+        rc=0
+        wait "$1" || rc=$?
+        kill -0 "$1" 2>/dev/null || break
+    done
+    if [ "$rc" -gt 128 ]; then
+        rc=0
+        wait "$1" || rc=$?
+    fi
+}
 
 # worker N: datagen into worker N's open piece until it is full, then the next piece, until the
 # deadline or a stop (SIGTERM from the main script: datagen writes its finished games and exits).
@@ -161,14 +178,9 @@ worker() {
         "$ENGINE" datagen --out "$WORK/$name.games" --format games --workers 1 --seed "$seed" \
             --max-bytes "$piece_bytes" "${left[@]}" "${DEFAULTS[@]}" "${EXTRA[@]}" >>"$RUN_DIR/logs/$name.log" 2>&1 &
         pid=$!
-        rc=0
-        wait "$pid" || rc=$?
-        while kill -0 "$pid" 2>/dev/null; do # a trap interrupted the wait
-            rc=0
-            wait "$pid" || rc=$?
-        done
+        reap "$pid"
         pid=
-        if [ "$rc" != 0 ]; then
+        if [ "$rc" != 0 ] && ! { [ "$stop" = 1 ] && [ "$rc" = 143 ]; }; then
             echo "datagen-parallel: worker $w failed (exit $rc), see $RUN_DIR/logs/$name.log" >&2
             tail -n 3 "$RUN_DIR/logs/$name.log" >&2
             return 1
@@ -186,11 +198,7 @@ done
 trap 'echo "datagen-parallel: stopping" >&2; kill -TERM "${pids[@]}" 2>/dev/null || true' INT TERM
 failed=0
 for pid in "${pids[@]}"; do
-    while :; do
-        rc=0
-        wait "$pid" || rc=$?
-        kill -0 "$pid" 2>/dev/null || break
-    done
+    reap "$pid"
     [ "$rc" = 0 ] || failed=1
 done
 status
