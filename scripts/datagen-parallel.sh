@@ -20,8 +20,8 @@
 #   --status           print what done/ and work/ hold, and exit
 # After --, flags for every worker's `engine datagen`; the defaults come first, so these win:
 #   --soft-nodes 2000 --nodes 100000 --book scripts/openings-2moves.epd --random-plies 8 --frc 0.1
-#   (the completed depth of the recipe's --nodes 5000, 7.3-7.4 plies a move, for three quarters
-#   of its CPU time a position; --soft-nodes 5000 searches 1.7 plies deeper for 2.7 times it)
+#   (nearly the completed depth of the recipe's --nodes 5000, 7.4 plies a move against 7.5, for
+#   three quarters of its CPU time a position; --soft-nodes 5000 reaches 9.1 for 2.7 times it)
 #
 # The run directory:
 #   work/wNN.games   worker NN's open piece; work/wNN.piece its number; logs/wNN.log its output

@@ -105,7 +105,7 @@ func TestDatagenGamesFormatAndUnpack(t *testing.T) {
 	recs, games := filepath.Join(dir, "a.bin"), filepath.Join(dir, "a.games")
 	code, stdout, stderr := engine(t, "", append([]string{"datagen", "--out", recs}, flags...)...)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "nodes a move")
+	assert.Contains(t, stdout, "nodes and depth")
 	code, _, stderr = engine(t, "", append([]string{"datagen", "--out", games, "--format", "games"}, flags...)...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "(games) holds 0 records")
