@@ -39,13 +39,14 @@ trainer (nnue/train).
 Nodes: --nodes cuts each search at that many nodes. --soft-nodes N ends
 each search after the iteration in which it passes N nodes instead, so no
 iteration is cut short; --nodes is then the hard cut (e.g. --soft-nodes
-5000 --nodes 100000).
+2000 --nodes 100000: about the depth of --nodes 5000 for fewer nodes).
 
 --format games writes each game once, in a frame with a length and a
 checksum: the position after the random plies, then per searched move the
-move and the score (4 bytes), about a fifth of the records' size. "engine datagen --unpack --out FILE.bin IN..." expands
-files of either format (and a file cut mid-frame, up to its last whole
-frame) into the 32-byte records the trainer reads, written whole at once.
+move and the score (4 bytes), about a fifth of the records' size.
+"engine datagen --unpack --out FILE.bin IN..." expands files of either
+format (and a file cut mid-frame, up to its last whole frame) into the
+32-byte records the trainer reads, written whole at once.
 
 Starts: a random line of --book (EPD/FEN, first four fields) or the start
 position, or for a share --frc of the games a random Chess960 position,

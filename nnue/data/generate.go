@@ -73,8 +73,9 @@ type Stats struct {
 // Generate plays self-play games with the alpha-beta searcher at fixed
 // nodes and appends their quiet positions to w: not in check, the searched
 // best move not a capture or promotion, the score not a mate score; the
-// random opening plies are not kept. Each game's records are written at
-// once when it ends. Cancelling ctx stops the workers between moves; games
+// random opening plies are not kept (Keep). Each game is written at once
+// when it ends: its records, or in the games format the game itself, which
+// expands to the same records. Cancelling ctx stops the workers between moves; games
 // in flight are dropped. It returns what this run added.
 func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 	if opt.Nodes == 0 && opt.SoftNodes == 0 && opt.Depth <= 0 {
