@@ -92,7 +92,7 @@ func (t *thread) iterate() {
 			break // deeper iterations would only repeat this line
 		}
 		lastScore = best.score
-		if s.limits.Nodes > 0 && s.nodes() >= s.limits.Nodes {
+		if n := s.nodes(); (s.limits.Nodes > 0 && n >= s.limits.Nodes) || (s.limits.SoftNodes > 0 && n >= s.limits.SoftNodes) {
 			break
 		}
 	}

@@ -257,6 +257,29 @@ func TestNodeLimit(t *testing.T) {
 	}
 }
 
+// A soft node limit ends the search after the iteration that passes it:
+// the same search as one to that iteration's depth, node for node, and one
+// iteration deeper than the last that stayed under it. A hard limit below
+// it still cuts the search.
+func TestSoftNodeLimit(t *testing.T) {
+	const fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
+	run := func(lim search.Limits) mind.Result {
+		s := search.New(16, search.Options{Threads: 1})
+		return await(t, s, searchAsync(s, pos(t, fen), lim, nil), 20*time.Second)
+	}
+	for _, soft := range []uint64{3000, 20000} {
+		res := run(search.Limits{SoftNodes: soft, Nodes: 10 * soft})
+		require.GreaterOrEqual(t, res.Nodes, soft)
+		byDepth := run(search.Limits{Depth: res.Depth})
+		assert.Equal(t, byDepth.Nodes, res.Nodes, "soft %d: the search to depth %d", soft, res.Depth)
+		assert.Equal(t, byDepth.Best, res.Best)
+		assert.Less(t, run(search.Limits{Depth: res.Depth - 1}).Nodes, soft, "soft %d: depth %d stays under it", soft, res.Depth-1)
+
+		hard := run(search.Limits{SoftNodes: soft, Nodes: soft / 2})
+		assert.LessOrEqual(t, hard.Nodes, soft/2+2048, "the hard limit cuts")
+	}
+}
+
 func TestMoveTime(t *testing.T) {
 	s := search.New(16, search.Options{Threads: 1})
 	p := board.StartPosition()

@@ -9,11 +9,15 @@ import (
 )
 
 // Limits say when a search must stop. Zero values mean "no limit"; with no
-// limit at all the search runs until Stop (as for "go infinite").
+// limit at all the search runs until Stop (as for "go infinite"). SoftNodes
+// is checked between iterations, as the soft time limit is, so it never
+// cuts an iteration short (a fixed budget for self-play data); Nodes, when
+// set too, still cuts the search where it stands.
 type Limits struct {
 	Depth     int
-	Nodes     uint64
-	Mate      int // stop once a mate in this many moves is found
+	Nodes     uint64 // hard: the search is cut once it has searched this many nodes
+	SoftNodes uint64 // soft: the search stops after the iteration that passes this many nodes (alpha-beta)
+	Mate      int    // stop once a mate in this many moves is found
 	MoveTime  time.Duration
 	Time      [2]time.Duration // remaining clock per colour
 	Inc       [2]time.Duration

@@ -21,4 +21,10 @@
 // stored: the evaluation does not see them. A file is a concatenation of
 // records with no header, so files can be joined with cat and read with
 // numpy (numpy.memmap with a 32-byte structured dtype).
+//
+// The generator can write the games format instead (games.go): each game
+// once, its start position packed, then the move and score of each searched
+// ply, in frames with a length and a CRC-32C, about a fifth of the bytes.
+// Reading it replays the games and yields the same records; `engine
+// datagen --unpack` turns it into a records file for the trainer.
 package data

@@ -20,7 +20,8 @@ import (
 
 // GenOptions configure Generate. Zero values take the defaults noted.
 type GenOptions struct {
-	Nodes       uint64        // search nodes per move (default 5000 when Depth is 0)
+	Nodes       uint64        // search nodes per move, a hard cut (default 5000 when Depth and SoftNodes are 0)
+	SoftNodes   uint64        // a search ends after the iteration that passes this many nodes (0: none)
 	Depth       int           // search depth per move instead of (or, with Nodes, besides) nodes
 	RandomPlies int           // random moves after the opening before the searches play
 	Openings    []string      // FENs to start from (one drawn per game), or none for the start position
@@ -43,6 +44,7 @@ type GenOptions struct {
 
 	Games     int   // stop after this many games in this run (0: no limit)
 	Positions int64 // stop once the file holds this many records (0: no limit)
+	MaxBytes  int64 // stop once the file holds this many bytes (0: no limit)
 
 	Progress      io.Writer     // progress lines, or nil
 	ProgressEvery time.Duration // default 5s
@@ -65,16 +67,18 @@ const (
 type Stats struct {
 	Games, Positions            int64
 	WhiteWins, Draws, BlackWins int64
+	Plies, Nodes, Depths        int64 // the searches of the games written (start checks aside), their nodes and completed depths
 }
 
 // Generate plays self-play games with the alpha-beta searcher at fixed
 // nodes and appends their quiet positions to w: not in check, the searched
 // best move not a capture or promotion, the score not a mate score; the
-// random opening plies are not kept. Each game's records are written at
-// once when it ends. Cancelling ctx stops the workers between moves; games
+// random opening plies are not kept (Keep). Each game is written at once
+// when it ends: its records, or in the games format the game itself, which
+// expands to the same records. Cancelling ctx stops the workers between moves; games
 // in flight are dropped. It returns what this run added.
 func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
-	if opt.Nodes == 0 && opt.Depth <= 0 {
+	if opt.Nodes == 0 && opt.SoftNodes == 0 && opt.Depth <= 0 {
 		opt.Nodes = 5000
 	}
 	opt.Workers = max(opt.Workers, 1)
@@ -92,7 +96,7 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 			return Stats{}, fmt.Errorf("opening %d: %w", i+1, err)
 		}
 	}
-	if opt.Positions > 0 && w.Records() >= opt.Positions {
+	if full(w, &opt) {
 		return Stats{}, nil // the file is complete
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -108,9 +112,9 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 	start := time.Now()
 	progress := func() {
 		el := time.Since(start).Seconds()
-		fmt.Fprintf(opt.Progress, "games %d  positions %d (file %d)  %.0f pos/s  %.1f games/min  W/D/L %d/%d/%d\n",
+		fmt.Fprintf(opt.Progress, "games %d  positions %d (file %d)  %.0f pos/s  %.1f games/min  %.0f nodes/move  depth %.1f  W/D/L %d/%d/%d\n",
 			st.Games, st.Positions, w.Records(), float64(st.Positions)/max(el, 1e-9), float64(st.Games)*60/max(el, 1e-9),
-			st.WhiteWins, st.Draws, st.BlackWins)
+			float64(st.Nodes)/float64(max(st.Plies, 1)), float64(st.Depths)/float64(max(st.Plies, 1)), st.WhiteWins, st.Draws, st.BlackWins)
 	}
 	done := make(chan struct{})
 	if opt.Progress != nil {
@@ -135,6 +139,7 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 			defer wg.Done()
 			s := search.New(opt.HashMB, search.Options{Threads: 1, Network: opt.Network})
 			var recs []Record
+			var game Game
 			for ctx.Err() == nil {
 				g := next.Add(1) - 1
 				if opt.Games > 0 && g >= int64(opt.Games) {
@@ -143,12 +148,13 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 				rng := rand.New(rand.NewPCG(opt.Seed, opt.Stream<<32|uint64(g)))
 				var result Result
 				var ok bool
-				recs, result, ok = playGame(ctx, s, rng, &opt, recs[:0])
+				var nodes, depths int64
+				recs, result, nodes, depths, ok = playGame(ctx, s, rng, &opt, recs[:0], &game)
 				if !ok {
 					continue
 				}
 				mu.Lock()
-				if err := w.WriteGame(recs); err != nil {
+				if err := w.Write(&game, recs); err != nil {
 					if firstErr == nil {
 						firstErr = err
 					}
@@ -158,6 +164,9 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 				}
 				st.Games++
 				st.Positions += int64(len(recs))
+				st.Plies += int64(len(game.Plies))
+				st.Nodes += nodes
+				st.Depths += depths
 				switch result {
 				case WhiteWon:
 					st.WhiteWins++
@@ -166,7 +175,7 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 				default:
 					st.BlackWins++
 				}
-				if opt.Positions > 0 && w.Records() >= opt.Positions {
+				if full(w, &opt) {
 					cancel()
 				}
 				mu.Unlock()
@@ -181,22 +190,31 @@ func Generate(ctx context.Context, w *Writer, opt GenOptions) (Stats, error) {
 	return st, firstErr
 }
 
+// full reports whether the file holds what opt asks for.
+func full(w *Writer, opt *GenOptions) bool {
+	return (opt.Positions > 0 && w.Records() >= opt.Positions) || (opt.MaxBytes > 0 && w.Size() >= opt.MaxBytes)
+}
+
 // playGame plays one game and appends its kept positions to recs, labelled
-// with the result. ok is false for a game that found no playable start
-// (startPosition) or was cut off by ctx.
-func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record) (_ []Record, _ Result, ok bool) {
+// with the result, and sets game to it (its start, the searched moves and
+// scores). nodes and depths sum the searches' nodes and completed depths
+// (the start check aside). ok is
+// false for a game that found no playable start (startPosition) or was cut
+// off by ctx.
+func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenOptions, recs []Record, game *Game) (_ []Record, _ Result, nodes, depths int64, ok bool) {
 	var p *board.Position
+	lim := search.Limits{Nodes: opt.Nodes, SoftNodes: opt.SoftNodes, Depth: opt.Depth}
 	for try := 0; ; try++ {
 		if p = startPosition(rng, opt); p == nil || try == 100 {
-			return recs, Draw, false
+			return recs, Draw, 0, 0, false
 		}
 		s.Clear()
 		if opt.MaxStartScore <= 0 {
 			break
 		}
-		res := s.Search(p, search.Limits{Nodes: opt.Nodes, Depth: opt.Depth}, nil)
+		res := s.Search(p, lim, nil)
 		if ctx.Err() != nil {
-			return recs, Draw, false
+			return recs, Draw, 0, 0, false
 		}
 		if mathx.Abs(search.Value(res.Score)) <= opt.MaxStartScore {
 			s.Clear() // the game is the same as without the check
@@ -204,16 +222,18 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		}
 	}
 	first := len(recs)
-	label := func(r Result) ([]Record, Result, bool) {
+	game.Start, game.Plies = p.Clone(), game.Plies[:0]
+	label := func(r Result) ([]Record, Result, int64, int64, bool) {
 		for i := first; i < len(recs); i++ {
 			recs[i].Result = r
 		}
-		return recs, r, true
+		game.Result, game.Kept = r, len(recs)-first
+		return recs, r, nodes, depths, true
 	}
 	var whiteAhead, blackAhead, level int
 	for range opt.MaxPlies {
 		if ctx.Err() != nil {
-			return recs, Draw, false
+			return recs, Draw, 0, 0, false
 		}
 		switch movegen.GameStatus(p) {
 		case movegen.Ongoing:
@@ -225,17 +245,19 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		default:
 			return label(Draw)
 		}
-		res := s.Search(p, search.Limits{Nodes: opt.Nodes, Depth: opt.Depth}, nil)
+		res := s.Search(p, lim, nil)
 		if res.Best == board.NoMove {
-			return recs, Draw, false // cannot happen in an ongoing game
+			return recs, Draw, 0, 0, false // cannot happen in an ongoing game
 		}
+		nodes += int64(res.Nodes)
+		depths += int64(res.Depth)
 		score := search.Value(res.Score)
 		white := score
 		if p.Side() == board.Black {
 			white = -white
 		}
-		quiet := p.CapturedPiece(res.Best) == board.NoPiece && res.Best.Kind() != board.Promotion
-		if quiet && !search.IsMate(score) && !movegen.InCheck(p) {
+		game.Plies = append(game.Plies, Ply{Move: res.Best, Score: ClampScore(score)})
+		if Keep(p, res.Best, score) {
 			recs = append(recs, FromPosition(p, score, Draw))
 		}
 		whiteAhead, blackAhead, level = streak(whiteAhead, white >= winScore), streak(blackAhead, white <= -winScore),

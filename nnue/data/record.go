@@ -151,6 +151,11 @@ func Decode(b []byte) (Record, error) {
 // FEN returns the record's position as a FEN, without castling rights or
 // en-passant square (the record does not keep them) and a halfmove clock 0.
 func (r *Record) FEN() string {
+	return r.placement() + " " + r.Side.String() + " - - 0 " + strconv.Itoa(int(max(r.Fullmove, 1)))
+}
+
+// placement returns the FEN's first field.
+func (r *Record) placement() string {
 	var sb strings.Builder
 	var grid [64]board.Piece
 	for i := range grid {
@@ -181,6 +186,5 @@ func (r *Record) FEN() string {
 			sb.WriteByte('/')
 		}
 	}
-	sb.WriteString(" " + r.Side.String() + " - - 0 " + strconv.Itoa(int(max(r.Fullmove, 1))))
 	return sb.String()
 }

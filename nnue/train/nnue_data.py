@@ -67,8 +67,17 @@ def validate(recs, name="records"):
         raise DataError(f"{name}: record {i}: {kings[i, 0]} white and {kings[i, 1]} black kings")
 
 
+# The first bytes of a file in the games format (engine datagen --format games), which the
+# trainer does not read: `engine datagen --unpack` expands such files into records.
+GAMES_MAGIC = b"\xffTFGAME\xff"
+
+
 def open_records(path, check=True, chunk=1 << 20):
     """Memory-map a record file, validating it in chunks unless check is False."""
+    with open(path, "rb") as f:
+        if f.read(len(GAMES_MAGIC)) == GAMES_MAGIC:
+            raise DataError(f"{path}: a games file, not records: expand it with "
+                            f"engine datagen --unpack --out FILE.bin {path}")
     size = os.path.getsize(path)
     if size % RECORD.itemsize:
         raise DataError(f"{path}: {size} bytes is not a whole number of {RECORD.itemsize}-byte records")

@@ -156,6 +156,11 @@ class DataTest(unittest.TestCase):
                 f.write(b"\0" * 5)
             with self.assertRaises(nnue_data.DataError):
                 nnue_data.Dataset([pa, pb])
+            pg = os.path.join(d, "c.games")
+            with open(pg, "wb") as f:
+                f.write(nnue_data.GAMES_MAGIC + b"\0" * 24)  # 32 bytes, a whole "record"
+            with self.assertRaisesRegex(nnue_data.DataError, "--unpack"):
+                nnue_data.Dataset([pa, pg])
 
     def test_describe(self):
         recs = np.frombuffer(encode(START, result=2, score=30) + encode({4: 5, 60: 13}, stm=1, result=1, score=-10),
