@@ -364,10 +364,12 @@ class TestWeightAverage(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp()
         cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 2, 100, 13)
-        torch.set_num_threads(2)
+        cls.threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # a tiny net: more threads only wait on each other
 
     @classmethod
     def tearDownClass(cls):
+        torch.set_num_threads(cls.threads)
         shutil.rmtree(cls.dir)
 
     @staticmethod
@@ -429,7 +431,7 @@ class TestWeightAverage(unittest.TestCase):
         run = os.path.join(self.dir, "run")
         onnx = os.path.join(self.dir, "avg.onnx")
         common = ["--chunks", self.chunks, "--run-dir", run, "--blocks", "1", "--channels", "8",
-                  "--batch", "32", "--device", "cpu", "--threads", "2", "--ema", "0.95"]
+                  "--batch", "32", "--device", "cpu", "--threads", "1", "--ema", "0.95"]
         rc, out, err = run_main(train.main, common + ["--steps", "4", "--checkpoint-every", "2"])
         self.assertEqual(rc, 0, err)
         self.assertIn("weight average: decay 0.95, started at step 0", err)
@@ -441,9 +443,9 @@ class TestWeightAverage(unittest.TestCase):
         live, exported = [], []
         real_save, real_export = train.save_checkpoint, train.export_onnx
 
-        def save(path, model, opt, step, ema=None):
+        def save(path, model, opt, step, *rest):
             live.append({k: v.clone() for k, v in model.named_parameters()})
-            real_save(path, model, opt, step, ema)
+            real_save(path, model, opt, step, *rest)
 
         def fake_export(model, path):
             exported.append(model)
@@ -479,12 +481,19 @@ class TestWeightAverage(unittest.TestCase):
             got_p, got_v = Inference(net_from_onnx(onnx))(x)
         torch.testing.assert_close(got_p, want_p, rtol=1e-4, atol=1e-4)
         torch.testing.assert_close(got_v, want_v, rtol=1e-4, atol=1e-4)
+        # The checkpoint keeps that network for export.py --checkpoint --averaged.
+        from model import model_from_checkpoint
+        again, _ = model_from_checkpoint(os.path.join(run, "checkpoint.pt"), averaged=True)
+        for k, v in net.state_dict().items():
+            self.assertTrue(torch.equal(again.state_dict()[k], v), k)
 
         # Without --ema the average is dropped and the live net exported, as before.
         rc, out, err = run_main(train.main, common[:-2] + ["--steps", "1", "--export", onnx])
         self.assertEqual(rc, 0, err)
         self.assertIn("dropping the checkpoint's weight average (7 updates)", err)
         self.assertNotIn("ema", torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu"))
+        with self.assertRaisesRegex(ValueError, "no exported weight average"):
+            model_from_checkpoint(os.path.join(run, "checkpoint.pt"), averaged=True)
 
     def test_bad_decay(self):
         for bad in ("1", "-0.1", "nan"):
@@ -494,6 +503,15 @@ class TestWeightAverage(unittest.TestCase):
 
 class TestSurpriseWeight(unittest.TestCase):
     """--surprise-weight: the weights, and the loss they make."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    @classmethod
+    def tearDownClass(cls):
+        torch.set_num_threads(cls.threads)
 
     def targets(self):
         # A uniform prior (zero logits); sample 0's target is the prior (KL 0), sample 1
@@ -559,7 +577,7 @@ class TestSurpriseWeight(unittest.TestCase):
             for name, extra in (("none", []), ("zero", ["--surprise-weight", "0"]), ("half", ["--surprise-weight", "0.5"])):
                 run = os.path.join(d, name)
                 rc, out, err = run_main(train.main, ["--chunks", chunk_dir, "--run-dir", run, "--blocks", "1", "--channels", "8",
-                                                     "--batch", "32", "--device", "cpu", "--threads", "2", "--steps", "3"] + extra)
+                                                     "--batch", "32", "--device", "cpu", "--threads", "1", "--steps", "3"] + extra)
                 self.assertEqual(rc, 0, err)
                 weights[name] = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")["model"]
             self.assertIn("policy-surprise weighting: 0.5", err)

@@ -283,10 +283,12 @@ def make_optimizer(model, lr, l2):
     return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True, weight_decay=l2)
 
 
-def save_checkpoint(path, model, opt, step, ema=None):
+def save_checkpoint(path, model, opt, step, ema=None, exported=None):
     """torch.save to a temp file, fsync, then os.replace: never a torn checkpoint.
 
-    ema, a WeightAverage, is saved beside the live weights (key "ema")."""
+    ema, a WeightAverage, is saved beside the live weights (key "ema"), with exported,
+    the averaged network about to be exported, as ema["exported"] (its state_dict, for
+    export.py --checkpoint --averaged; a resume does not read it)."""
     state = {
         "format": CHECKPOINT_FORMAT,
         "model": model.state_dict(),
@@ -301,6 +303,8 @@ def save_checkpoint(path, model, opt, step, ema=None):
         state[NEEDS_CALIBRATION] = True
     if ema is not None:
         state["ema"] = ema.state_dict()
+        if exported is not None:
+            state["ema"]["exported"] = exported.state_dict()
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         torch.save(state, f)
@@ -824,7 +828,7 @@ def run_training(args, ddp, device):
         return EXIT_DIVERGED
 
     if ddp.main:
-        save_checkpoint(ckpt_path, net, opt, step, ema)
+        save_checkpoint(ckpt_path, net, opt, step, ema, None if export_net is net else export_net)
         log("saved %s at step %d" % (ckpt_path, step))
         if halt:
             log("interrupted; not exporting")
