@@ -810,7 +810,7 @@ def run_training(args, ddp, device):
             bad = ema.nonfinite()
             if bad:
                 diverged = "averaged weights at step %d (%s)" % (step, ", ".join(bad[:3]))
-            elif args.export and not halt:
+            elif args.export and not halt and ema.updates:  # no update yet: the live weights
                 export_net = averaged_network(ema, net, data, args.batch, args.seed, step, device)
                 bad = nonfinite_tensors(export_net)
                 if bad:
