@@ -134,11 +134,14 @@ train-smoke: build py-deps
 	rm -rf $(SMOKE) $(SMOKE)-wdl $(SMOKE).log $(SMOKE).log2 $(SMOKE).log3
 	# The rounds of engine climb in miniature, from the embedded network: self-play, sample set,
 	# two training segments, held-out loss, ladder under two seeds, the promotion test, the
-	# curve; then a second invocation must go on with round 2 (every candidate promoted).
+	# curve; then a second invocation must go on with round 2 (every candidate promoted), trained
+	# with the opt-in weight average and surprise weighting: its export is the average, vetted.
 	$(RUN_BIN) climb --run-dir $(SMOKE)-climb --rounds 1 $(TINY_CLIMB) > $(SMOKE).log4 2>&1 || (cat $(SMOKE).log4; exit 1)
 	grep -q '^round 1 check: held-out loss on ' $(SMOKE).log4 && grep -q '^round 1 promote: round-001/network.onnx against round-000/network.onnx: ' $(SMOKE).log4
-	$(RUN_BIN) climb --run-dir $(SMOKE)-climb --rounds 2 --always-promote $(TINY_CLIMB) > $(SMOKE).log5 2>&1 || (cat $(SMOKE).log5; exit 1)
+	! grep -q 'weight average' $(SMOKE).log4
+	$(RUN_BIN) climb --run-dir $(SMOKE)-climb --rounds 2 --always-promote --ema 0.99 --surprise-weight 0.5 $(TINY_CLIMB) > $(SMOKE).log5 2>&1 || (cat $(SMOKE).log5; exit 1)
 	grep -q '^== round 2: selfplay;' $(SMOKE).log5 && ! grep -q '^== round [01]: ' $(SMOKE).log5 && grep -q '^done: 2 rounds; the current network is .*/round-002/network.onnx' $(SMOKE).log5
+	grep -q 'round-002/network.onnx (the weight average of 5 updates)' $(SMOKE).log5 && grep -q '^policy-surprise weighting: 0.5 ' $(SMOKE).log5
 	test -s $(SMOKE)-climb/round-002/network.onnx && test -s $(SMOKE)-climb/round-002/network.pt && test -s $(SMOKE)-climb/round-002/heldout.json && cmp -s $(SMOKE)-climb/best.onnx $(SMOKE)-climb/round-002/network.onnx
 	test $$(wc -l < $(SMOKE)-climb/curve.csv) -eq 4 && test $$(wc -l < $(SMOKE)-climb/rounds.csv) -eq 3 && test -s $(SMOKE)-climb/curve.png
 	test $$(grep -c '^\[Event "Twofold ladder, round-002/network.onnx, seed 2"' $(SMOKE)-climb/round-002/ladder/8p-2g-greedy+random/seed-2.pgn) -eq 4

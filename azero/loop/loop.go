@@ -22,9 +22,12 @@ type Config struct {
 	Iterations, GamesPerIter int
 	// Training: steps per iteration, batch, the newest Window chunk files,
 	// learning rate and L2, the share of the search's value in the value
-	// target (TrainJob.QRatio), and the shape of the first network.
+	// target (TrainJob.QRatio), the weight average's decay and the
+	// policy-surprise share (TrainJob.EMA, SurpriseWeight; 0: off), and the
+	// shape of the first network.
 	Steps, Batch, Window int
 	LR, L2, QRatio       float64
+	EMA, SurpriseWeight  float64
 	Net                  NetShape
 	// InitNetwork, when set, is an ONNX network (vetted by the caller) that
 	// a new run's first network starts from instead of a random one: it is
@@ -164,6 +167,7 @@ func Run(c *Config) error {
 			err := c.Trainer.Train(c.path("trainer"), TrainJob{
 				Key: fmt.Sprintf("iter-%04d", it), Chunks: c.path("chunks"), Window: c.Window,
 				Steps: c.Steps, Batch: c.Batch, LR: c.LR, L2: c.L2, QRatio: c.QRatio,
+				EMA: c.EMA, SurpriseWeight: c.SurpriseWeight,
 			}, c.path(candidate))
 			if err != nil {
 				if errors.Is(err, ErrDiverged) {

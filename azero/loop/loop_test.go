@@ -158,6 +158,13 @@ func TestLoopRunsIterations(t *testing.T) {
 	assert.FileExists(t, filepath.Join(dir, "ladder.png"))
 	assert.Equal(t, 2, tr.plots)
 	assert.Contains(t, c.Out.(*strings.Builder).String(), "done: best network")
+
+	// The opt-in techniques go to every iteration's job.
+	c.Iterations, c.EMA, c.SurpriseWeight = 3, 0.999, 0.5
+	require.NoError(t, Run(c))
+	require.Len(t, tr.jobs, 3)
+	assert.Equal(t, TrainJob{Key: "iter-0003", Chunks: filepath.Join(dir, "chunks"), Window: 4, Steps: 10, Batch: 16, LR: 0.02, L2: 1e-4,
+		EMA: 0.999, SurpriseWeight: 0.5}, tr.jobs[2])
 }
 
 // With InitNetwork a new run keeps the network as DIR/init.onnx and the

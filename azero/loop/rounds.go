@@ -56,6 +56,11 @@ type Rounds struct {
 	LR    []float64
 	Batch int
 	L2    float64
+	// EMA and SurpriseWeight are every segment's TrainJob.EMA and
+	// SurpriseWeight (0: off): the trainer's weight average, kept across
+	// the segments of a round in its checkpoint, and policy-surprise
+	// weighting.
+	EMA, SurpriseWeight float64
 	// The ladder: LadderPlayouts per move, Ladder.Games per rung and seed,
 	// Ladder.Rungs (nil: all), Ladder.Workers games at a time in all; one
 	// climb per seed of Seeds (Ladder.Seed and PGN are set by the rounds).
@@ -334,7 +339,7 @@ func (r *roundsRun) stage(start time.Time) error {
 		}
 		for i := st.Segments; i < len(r.Steps); i++ {
 			job := TrainJob{Key: fmt.Sprintf("round%03d-seg%d", k, i+1), SampleSet: r.path(dir, "set"),
-				Steps: r.Steps[i], Batch: r.Batch, LR: r.LR[i], L2: r.L2}
+				Steps: r.Steps[i], Batch: r.Batch, LR: r.LR[i], L2: r.L2, EMA: r.EMA, SurpriseWeight: r.SurpriseWeight}
 			if i == 0 {
 				job.From = r.path(st.Best)
 			}
@@ -342,7 +347,7 @@ func (r *roundsRun) stage(start time.Time) error {
 			if i == len(r.Steps)-1 {
 				export = r.path(candidate)
 			}
-			r.logf("round %d train: segment %d of %d, %d steps at lr %g, batch %d", k, i+1, len(r.Steps), job.Steps, job.LR, job.Batch)
+			r.logf("round %d train: segment %d of %d, %d steps at lr %g, batch %d%s", k, i+1, len(r.Steps), job.Steps, job.LR, job.Batch, job.extras())
 			t0 := time.Now()
 			if err := r.Trainer.Train(r.path(dir, "trainer"), job, export); err != nil {
 				if errors.Is(err, ErrDiverged) {

@@ -156,8 +156,18 @@ func TestRoundsRunARound(t *testing.T) {
 	require.NoError(t, RunRounds(c))
 	assert.Len(t, tr.jobs, 4)
 	assert.Equal(t, filepath.Join(dir, "round-001", "network.onnx"), tr.jobs[2].From, "round 2 starts from round 1's network")
+	assert.Zero(t, tr.jobs[2].EMA+tr.jobs[2].SurpriseWeight+tr.jobs[3].EMA+tr.jobs[3].SurpriseWeight, "off unless asked for")
 	assert.Equal(t, 3, readRoundState(t, dir).Round)
 	assert.Len(t, lines(t, filepath.Join(dir, "curve.csv")), 4)
+
+	// The opt-in techniques go to every segment of the next rounds.
+	c.Rounds, c.EMA, c.SurpriseWeight = 3, 0.999, 0.5
+	require.NoError(t, RunRounds(c))
+	require.Len(t, tr.jobs, 6)
+	for _, j := range tr.jobs[4:] {
+		assert.Equal(t, [2]float64{0.999, 0.5}, [2]float64{j.EMA, j.SurpriseWeight}, j.Key)
+	}
+	assert.Contains(t, c.Out.(*strings.Builder).String(), "round 3 train: segment 2 of 2, 3 steps at lr 0.001, batch 16, weight average 0.999, surprise weight 0.5")
 }
 
 // scores is a ladder stand-in: each network file's score against each

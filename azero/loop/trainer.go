@@ -51,12 +51,32 @@ type TrainJob struct {
 	// QRatio blends the search's root value into the value target:
 	// (1-QRatio)*result + QRatio*q (0: the game result alone).
 	QRatio float64
+	// Averaging: EMA, when above 0, is train.py's --ema: the decay of a
+	// moving average of the weights that the trainer keeps in its
+	// checkpoint and exports instead of the live weights.
+	EMA float64
+	// SurpriseWeight, when above 0, is train.py's --surprise-weight: the
+	// share of the sample weight given in proportion to each sample's
+	// policy surprise, KL(target || the network's policy).
+	SurpriseWeight float64
 	// SampleSet, when set, is a sample set (azero/train/sampleset.py)
 	// whose training split is trained on instead of Chunks and Window.
 	SampleSet string
 	// From, when set, is an ONNX network that a trainer without a
 	// checkpoint in its directory starts from (instead of Init's).
 	From string
+}
+
+// extras names the job's opt-in techniques for a log line ("" when none).
+func (j TrainJob) extras() string {
+	s := ""
+	if j.EMA > 0 {
+		s += fmt.Sprintf(", weight average %g", j.EMA)
+	}
+	if j.SurpriseWeight > 0 {
+		s += fmt.Sprintf(", surprise weight %g", j.SurpriseWeight)
+	}
+	return s
 }
 
 // ErrDiverged is wrapped by Trainer.Train's error when the loss, weights
@@ -105,6 +125,12 @@ func (p PyTorch) Train(dir string, j TrainJob, export string) error {
 		"--log-every", "50")
 	if j.From != "" {
 		args = append(args, "--init-onnx", j.From)
+	}
+	if j.EMA > 0 {
+		args = append(args, "--ema", fmt.Sprint(j.EMA))
+	}
+	if j.SurpriseWeight > 0 {
+		args = append(args, "--surprise-weight", fmt.Sprint(j.SurpriseWeight))
 	}
 	if p.Device != "" {
 		args = append(args, "--device", p.Device)

@@ -100,3 +100,29 @@ func TestPyTorchRoundsTrainer(t *testing.T) {
 	_, err = p.HeldOut("/set", "/a.onnx")
 	assert.ErrorContains(t, err, "evaluate.py")
 }
+
+// The opt-in techniques reach train.py's command line when set, and
+// leave it as it was when off.
+func TestPyTorchTrainerTechniques(t *testing.T) {
+	scripts := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(scripts, "train.py"), []byte(argsStub), 0o644))
+	const base = " --exit-with-parent --target-key k --sample-set /set --run-dir /run --steps 10 --batch 64 --lr 0.01 --l2 0.0001 --q-ratio 0 --log-every 50"
+	for _, c := range []struct {
+		ema, surprise float64
+		want          string
+	}{
+		{0, 0, base + " --export /n.onnx"},
+		{0.999, 0, base + " --ema 0.999 --export /n.onnx"},
+		{0, 0.5, base + " --surprise-weight 0.5 --export /n.onnx"},
+		{0.9995, 1, base + " --ema 0.9995 --surprise-weight 1 --export /n.onnx"},
+	} {
+		log := filepath.Join(t.TempDir(), "log")
+		t.Setenv("STUB_LOG", log)
+		p := PyTorch{Python: "/bin/sh", Scripts: scripts, Out: &strings.Builder{}}
+		job := TrainJob{Key: "k", SampleSet: "/set", Steps: 10, Batch: 64, LR: 0.01, L2: 1e-4, EMA: c.ema, SurpriseWeight: c.surprise}
+		require.NoError(t, p.Train("/run", job, "/n.onnx"))
+		data, err := os.ReadFile(log)
+		require.NoError(t, err)
+		assert.Equal(t, filepath.Join(scripts, "train.py")+c.want, strings.TrimSpace(string(data)), "ema %v, surprise %v", c.ema, c.surprise)
+	}
+}

@@ -123,13 +123,20 @@ def main(argv=None):
     ap.add_argument("--channels", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1, help="torch seed for a fresh (untrained) network")
     ap.add_argument("--checkpoint", help="trainer checkpoint.pt; overrides --blocks/--channels")
+    ap.add_argument("--averaged", action="store_true",
+                    help="with --checkpoint: the weight average that train.py --ema exported last "
+                         "(its batch norms as measured then) instead of the live weights")
     ap.add_argument("--out", required=True, help="ONNX output path")
     ap.add_argument("--golden", help="also write golden JSON (fixture inputs + PyTorch outputs)")
     args = ap.parse_args(argv)
 
     if args.checkpoint:
-        model, ckpt = model_from_checkpoint(args.checkpoint)
-        src = "checkpoint %s (step %d)" % (args.checkpoint, ckpt.get("step", 0))
+        try:
+            model, ckpt = model_from_checkpoint(args.checkpoint, averaged=args.averaged)
+        except ValueError as e:
+            ap.error(str(e))
+        src = "checkpoint %s (step %d%s)" % (args.checkpoint, ckpt.get("step", 0),
+                                             ", weight average" if args.averaged else "")
     else:
         torch.manual_seed(args.seed)
         model = Net(args.blocks, args.channels)

@@ -132,11 +132,19 @@ def count_parameters(model):
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-def model_from_checkpoint(path, map_location="cpu"):
-    """Rebuild a Net from a trainer checkpoint (uses the blocks/channels stored in it)."""
+def model_from_checkpoint(path, map_location="cpu", averaged=False):
+    """Rebuild a Net from a trainer checkpoint (uses the blocks/channels stored in it):
+    its live weights, or with averaged the weight average that train.py --ema exported
+    last (ValueError when the checkpoint holds none)."""
     ckpt = torch.load(path, map_location=map_location)
     net = Net(ckpt["blocks"], ckpt["channels"], ckpt.get("wdl", False))
-    net.load_state_dict(ckpt["model"])
+    if averaged:
+        exported = (ckpt.get("ema") or {}).get("exported")
+        if exported is None:
+            raise ValueError("%s holds no exported weight average (train.py --ema ... --export writes one)" % path)
+        net.load_state_dict(exported)
+    else:
+        net.load_state_dict(ckpt["model"])
     return net, ckpt
 
 

@@ -6,6 +6,7 @@
 import contextlib
 import io
 import json
+import math
 import os
 import glob
 import re
@@ -353,6 +354,241 @@ class TestTraining(unittest.TestCase):
         ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
         self.assertEqual((ckpt["step"], ckpt["blocks"], ckpt["channels"]), (0, 2, 16))
         self.assertGreater(os.path.getsize(onnx), 1000)
+
+
+class TestWeightAverage(unittest.TestCase):
+    """--ema: the average's arithmetic, the batch norms of the averaged net, and the
+    trainer exporting the average and keeping it across a resume."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        cls.chunks = write_learnable_chunks(os.path.join(cls.dir, "chunks"), 2, 100, 13)
+        cls.threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # a tiny net: more threads only wait on each other
+
+    @classmethod
+    def tearDownClass(cls):
+        torch.set_num_threads(cls.threads)
+        shutil.rmtree(cls.dir)
+
+    @staticmethod
+    def sgd_steps(net, n, ema=None):
+        torch.manual_seed(3)
+        opt = train.make_optimizer(net, 0.05, 1e-4)
+        for _ in range(n):
+            x = torch.rand(8, 19, 8, 8)
+            pol = torch.softmax(torch.randn(8, POLICY_SIZE), dim=1)
+            p, v = train.losses(net, x, pol, torch.rand(8) * 2 - 1)
+            opt.zero_grad()
+            (p + v).backward()
+            opt.step()
+            if ema is not None:
+                ema.update(net)
+
+    def test_decay_zero_is_the_live_weights(self):
+        net = Net(1, 8)
+        ema = train.WeightAverage(net, 0.0)
+        self.sgd_steps(net, 3, ema)
+        self.assertEqual(ema.updates, 3)
+        for name, p in net.named_parameters():
+            self.assertTrue(torch.equal(ema.params[name], p), name)
+
+    def test_mean_then_exponential(self):
+        # d = min(decay, n / (n + 1)): the mean of the iterates first, then an EMA;
+        # the starting weights never count.
+        net = Net(1, 4)
+        for decay, want in ((0.5, [1, 1.5, 2.75, 5.375]), (0.9, [1, 1.5, 7 / 3, 15 / 4])):
+            ema = train.WeightAverage(net, decay)
+            for value in (1, 2, 4, 8):
+                with torch.no_grad():
+                    for p in net.parameters():
+                        p.fill_(value)
+                ema.update(net)
+                for t in ema.params.values():
+                    torch.testing.assert_close(t, torch.full_like(t, want[ema.updates - 1]))
+        # The average goes into a copy: the live net keeps its weights.
+        avg = ema.averaged(net)
+        self.assertTrue(all(bool((p == 8).all()) for p in net.parameters()))
+        self.assertTrue(all(torch.allclose(p, torch.full_like(p, 15 / 4)) for p in avg.parameters()))
+
+    def test_recompute_batchnorm(self):
+        # The running statistics become those of the averaged net's own activations:
+        # the mean over the batches of each batch's mean and (unbiased) variance.
+        net = Net(1, 8)
+        self.sgd_steps(net, 2)
+        torch.manual_seed(4)
+        xs = [torch.rand(16, 19, 8, 8) for _ in range(2)]
+        train.recompute_batchnorm(net, xs)
+        self.assertFalse(net.training)
+        self.assertEqual(net.input_bn.momentum, 0.1)
+        with torch.no_grad():
+            z = [net.input_conv(x).transpose(0, 1).reshape(8, -1) for x in xs]
+        torch.testing.assert_close(net.input_bn.running_mean, (z[0].mean(1) + z[1].mean(1)) / 2)
+        torch.testing.assert_close(net.input_bn.running_var, (z[0].var(1) + z[1].var(1)) / 2)
+
+    def test_export_and_resume(self):
+        run = os.path.join(self.dir, "run")
+        onnx = os.path.join(self.dir, "avg.onnx")
+        common = ["--chunks", self.chunks, "--run-dir", run, "--blocks", "1", "--channels", "8",
+                  "--batch", "32", "--device", "cpu", "--threads", "1", "--ema", "0.95"]
+        rc, out, err = run_main(train.main, common + ["--steps", "4", "--checkpoint-every", "2"])
+        self.assertEqual(rc, 0, err)
+        self.assertIn("weight average: decay 0.95, started at step 0", err)
+        first = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual(first["ema"]["updates"], 4)
+        self.assertFalse(torch.equal(first["ema"]["params"]["input_conv.weight"], first["model"]["input_conv.weight"]))
+
+        # Resume: record the live weights after each step and the network exported.
+        live, exported = [], []
+        real_save, real_export = train.save_checkpoint, train.export_onnx
+
+        def save(path, model, opt, step, *rest):
+            live.append({k: v.clone() for k, v in model.named_parameters()})
+            real_save(path, model, opt, step, *rest)
+
+        def fake_export(model, path):
+            exported.append(model)
+            real_export(model, path)
+
+        train.save_checkpoint, train.export_onnx = save, fake_export
+        try:
+            rc, out, err = run_main(train.main, common + ["--steps", "3", "--checkpoint-every", "1", "--export", onnx])
+        finally:
+            train.save_checkpoint, train.export_onnx = real_save, real_export
+        self.assertEqual(rc, 0, err)
+        self.assertIn("weight average: decay 0.95, 4 updates so far", err)
+        self.assertIn("(the weight average of 7 updates)", err)
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+        self.assertEqual((ckpt["step"], ckpt["ema"]["updates"]), (7, 4 + 3))
+        # Still in the mean phase (6/7 < 0.95): the mean of all 7 iterates, the first 4
+        # carried by the saved average, not a fresh average of the last 3.
+        for name, avg in ckpt["ema"]["params"].items():
+            want = (4 * first["ema"]["params"][name] + live[0][name] + live[1][name] + live[2][name]) / 7
+            torch.testing.assert_close(avg, want, rtol=1e-5, atol=1e-6)
+            torch.testing.assert_close(ckpt["model"][name], live[-1][name].detach())  # training goes on live
+        # The exported network is the average, its batch norms measured afresh.
+        self.assertEqual(len(exported), 1)
+        net = exported[0]
+        for name, p in net.named_parameters():
+            self.assertTrue(torch.equal(p.detach(), ckpt["ema"]["params"][name]), name)
+        self.assertFalse(torch.equal(net.input_bn.running_mean, ckpt["model"]["input_bn.running_mean"]))
+        # ...and it is what the ONNX file computes.
+        from onnx_import import net_from_onnx
+        x = torch.from_numpy(export.golden_inputs())
+        with torch.no_grad():
+            want_p, want_v = Inference(net.eval())(x)
+            got_p, got_v = Inference(net_from_onnx(onnx))(x)
+        torch.testing.assert_close(got_p, want_p, rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(got_v, want_v, rtol=1e-4, atol=1e-4)
+        # The checkpoint keeps that network for export.py --checkpoint --averaged.
+        from model import model_from_checkpoint
+        again, _ = model_from_checkpoint(os.path.join(run, "checkpoint.pt"), averaged=True)
+        for k, v in net.state_dict().items():
+            self.assertTrue(torch.equal(again.state_dict()[k], v), k)
+
+        # Without --ema the average is dropped and the live net exported, as before.
+        rc, out, err = run_main(train.main, common[:-2] + ["--steps", "1", "--export", onnx])
+        self.assertEqual(rc, 0, err)
+        self.assertIn("dropping the checkpoint's weight average (7 updates)", err)
+        self.assertNotIn("ema", torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu"))
+        with self.assertRaisesRegex(ValueError, "no exported weight average"):
+            model_from_checkpoint(os.path.join(run, "checkpoint.pt"), averaged=True)
+
+    def test_bad_decay(self):
+        for bad in ("1", "-0.1", "nan"):
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train.parse_args(["--run-dir", "x", "--ema", bad])
+
+
+class TestSurpriseWeight(unittest.TestCase):
+    """--surprise-weight: the weights, and the loss they make."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    @classmethod
+    def tearDownClass(cls):
+        torch.set_num_threads(cls.threads)
+
+    def targets(self):
+        # A uniform prior (zero logits); sample 0's target is the prior (KL 0), sample 1
+        # splits over two moves (KL log(4672/2)), sample 2 is one move (KL log 4672).
+        logits = torch.zeros(3, POLICY_SIZE)
+        pol = torch.zeros(3, POLICY_SIZE)
+        pol[0] = 1 / POLICY_SIZE
+        pol[1, [10, 20]] = 0.5
+        pol[2, 30] = 1
+        return logits, pol
+
+    def test_weights(self):
+        logits, pol = self.targets()
+        kl = torch.tensor([0, math.log(POLICY_SIZE / 2), math.log(POLICY_SIZE)])
+        for f in (0.0, 0.25, 0.5, 1.0):
+            w = train.surprise_weights(logits, pol, f)
+            torch.testing.assert_close(w.mean(), torch.tensor(1.0))
+            torch.testing.assert_close(w, (1 - f) + f * kl / kl.mean())
+            if f > 0:
+                self.assertLess(w[0], w[1])
+                self.assertLess(w[1], w[2])
+        self.assertTrue(torch.equal(train.surprise_weights(logits, pol, 0.0), torch.ones(3)))
+        # No surprise anywhere (every target is the prior): uniform.
+        self.assertTrue(torch.equal(train.surprise_weights(logits[:2], pol[[0, 0]], 0.5), torch.ones(2)))
+
+    def test_losses(self):
+        torch.manual_seed(2)
+        net = Net(1, 8)
+        x = torch.rand(6, 19, 8, 8)
+        pol = torch.softmax(torch.randn(6, POLICY_SIZE) * 3, dim=1)
+        val = torch.tensor([1.0, -1, 0, 1, -1, 0])
+        wdl = torch.eye(3)[[0, 2, 1, 0, 2, 1]]
+        for target, wdl_net in ((val, False), (wdl, True)):
+            net = Net(1, 8, wdl=wdl_net)
+            with torch.no_grad():
+                plain = train.losses(net, x, pol, target)
+                f0 = train.losses(net, x, pol, target, 0.0)
+                weighted = train.losses(net, x, pol, target, 0.5)
+                logits, value = net(x)
+            self.assertEqual([float(t) for t in f0], [float(t) for t in plain])  # F = 0 is today's loss
+            w = train.surprise_weights(logits, pol, 0.5)
+            self.assertFalse(torch.allclose(w, torch.ones(6)))
+            policy_each = -(pol * torch.log_softmax(logits, 1)).sum(1)
+            if wdl_net:
+                value_each = -(target * torch.log_softmax(value, 1)).sum(1)
+            else:
+                value_each = (value[:, 0] - target) ** 2
+            torch.testing.assert_close(weighted[0], (w * policy_each).mean())
+            torch.testing.assert_close(weighted[1], (w * value_each).mean())
+        # Equal surprise everywhere: the weighted loss is the plain one.
+        x1 = x[:1].repeat(4, 1, 1, 1)
+        net.eval()
+        with torch.no_grad():
+            torch.testing.assert_close(train.losses(net, x1, pol[:1].repeat(4, 1), wdl[:4], 0.5),
+                                       train.losses(net, x1, pol[:1].repeat(4, 1), wdl[:4]))
+
+    def test_trainer_flag(self):
+        # --surprise-weight 0 trains exactly as without the flag; 0.5 trains otherwise.
+        d = tempfile.mkdtemp()
+        try:
+            chunk_dir = write_learnable_chunks(os.path.join(d, "chunks"), 1, 100, 14)
+            weights = {}
+            for name, extra in (("none", []), ("zero", ["--surprise-weight", "0"]), ("half", ["--surprise-weight", "0.5"])):
+                run = os.path.join(d, name)
+                rc, out, err = run_main(train.main, ["--chunks", chunk_dir, "--run-dir", run, "--blocks", "1", "--channels", "8",
+                                                     "--batch", "32", "--device", "cpu", "--threads", "1", "--steps", "3"] + extra)
+                self.assertEqual(rc, 0, err)
+                weights[name] = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")["model"]
+            self.assertIn("policy-surprise weighting: 0.5", err)
+            for k, v in weights["none"].items():
+                self.assertTrue(torch.equal(v, weights["zero"][k]), k)
+            self.assertFalse(torch.equal(weights["none"]["input_conv.weight"], weights["half"]["input_conv.weight"]))
+        finally:
+            shutil.rmtree(d)
+        for bad in ("1.5", "-0.5"):
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train.parse_args(["--run-dir", "x", "--surprise-weight", bad])
 
 
 class TestDistributedSetup(unittest.TestCase):

@@ -28,6 +28,32 @@ Loss = policy cross-entropy against the root visit distribution
        value as (max(q,0), 1-|q|, max(-q,0));
 the L2 term is applied by the optimizer, so the printed "loss" is policy + value.
 
+Two opt-in techniques, off by default (today's recipe), not yet compared at equal compute:
+
+--surprise-weight F (policy-surprise weighting, KataGo: Wu, "Accelerating Self-Play
+Learning in Go", 2019): each sample's loss (policy and value) is weighted by
+(1 - F) + F * kl / mean(kl) over the minibatch, kl = KL(policy target || the network's
+policy), so a fraction F of the batch's weight goes to the positions whose search result
+surprised the network and the rest stays uniform. The weights average 1, so the loss
+scale is unchanged. The chunks do not store the self-play prior (azero/chunk), so the
+prior is the current network's policy, from the same training forward pass (detached:
+no gradient flows through the weights). The printed losses are the weighted ones that
+are optimised; evaluate.py's held-out loss is unweighted, the number to compare.
+
+--ema DECAY (weight averaging, as KataGo's and Lc0's averaged nets): after every step the
+trainer updates an exponential moving average of the weights,
+avg = d * avg + (1 - d) * weights with d = min(DECAY, n / (n + 1)) after n updates, so
+the first 1 / (1 - DECAY) steps are a plain mean of the iterates (no weight on the
+starting point) and later ones an EMA of horizon about 1 / (1 - DECAY) steps. The
+average lives in the checkpoint ("ema": its update count and parameters), so a resumed
+run continues it; the training itself goes on from the live weights. --export then
+writes the averaged network, its batch-norm statistics recomputed: the running
+statistics belong to the live weights, and those of averaged weights are neither the
+live ones nor their average, so the averaged net runs in training mode over
+BN_RECOMPUTE_SAMPLES random positions of the window (cumulative mean of the batch
+statistics, as SWA's update_bn). A checkpoint with an average, resumed without --ema,
+drops it.
+
 Data: the newest --window chunk files by (mtime, name), optionally capped to the newest
 --window-samples samples, are held in memory in packed form (chunks.Packed, ~0.2-0.5 KB
 per sample) and minibatches are drawn uniformly at random with replacement, expanded to
@@ -78,6 +104,7 @@ Exit codes: 0 ok, 2 no usable chunks / bad arguments, 3 non-finite loss, weights
 """
 
 import argparse
+import copy
 import json
 import lzma
 import math
@@ -104,6 +131,8 @@ FINITE_CHECK_SAMPLES = 64
 # norms have been calibrated on CALIBRATION_SAMPLES positions (onnx_import.py says why).
 NEEDS_CALIBRATION = "needs_bn_calibration"
 CALIBRATION_SAMPLES = 2048
+# Positions of the window on which an averaged network's batch norms are measured.
+BN_RECOMPUTE_SAMPLES = 4096
 
 
 # Rank of this process in a torchrun job (0 when not distributed); only rank 0 logs
@@ -133,6 +162,12 @@ def parse_args(argv):
     ap.add_argument("--l2", type=float, default=1e-4, help="weight decay")
     ap.add_argument("--q-ratio", type=float, default=0.0,
                     help="value target = (1-r)*result + r*search value where known (0 = result only)")
+    ap.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
+                    help="keep an exponential moving average of the weights with this decay (e.g. 0.999) "
+                         "and export it (0 = off)")
+    ap.add_argument("--surprise-weight", type=float, default=0.0, metavar="F",
+                    help="give this fraction of the sample weight in proportion to each sample's policy "
+                         "surprise, KL(target || network policy), the rest uniform (0 = off)")
     ap.add_argument("--blocks", type=int, default=6, help="only used when no checkpoint exists")
     ap.add_argument("--channels", type=int, default=64, help="only used when no checkpoint exists")
     ap.add_argument("--wdl", action="store_true",
@@ -163,6 +198,10 @@ def parse_args(argv):
             ap.error("--%s must be >= 1" % name.replace("_", "-"))
     if not 0 <= args.q_ratio <= 1:  # also refuses NaN
         ap.error("--q-ratio must be in [0, 1]")
+    if not 0 <= args.ema < 1:
+        ap.error("--ema must be in [0, 1)")
+    if not 0 <= args.surprise_weight <= 1:
+        ap.error("--surprise-weight must be in [0, 1]")
     if args.sample_set and args.chunks:
         ap.error("give --chunks or --sample-set, not both")
     return args
@@ -244,8 +283,12 @@ def make_optimizer(model, lr, l2):
     return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True, weight_decay=l2)
 
 
-def save_checkpoint(path, model, opt, step):
-    """torch.save to a temp file, fsync, then os.replace: never a torn checkpoint."""
+def save_checkpoint(path, model, opt, step, ema=None, exported=None):
+    """torch.save to a temp file, fsync, then os.replace: never a torn checkpoint.
+
+    ema, a WeightAverage, is saved beside the live weights (key "ema"), with exported,
+    the averaged network about to be exported, as ema["exported"] (its state_dict, for
+    export.py --checkpoint --averaged; a resume does not read it)."""
     state = {
         "format": CHECKPOINT_FORMAT,
         "model": model.state_dict(),
@@ -258,6 +301,10 @@ def save_checkpoint(path, model, opt, step):
     }
     if getattr(model, NEEDS_CALIBRATION, False):
         state[NEEDS_CALIBRATION] = True
+    if ema is not None:
+        state["ema"] = ema.state_dict()
+        if exported is not None:
+            state["ema"]["exported"] = exported.state_dict()
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         torch.save(state, f)
@@ -267,7 +314,8 @@ def save_checkpoint(path, model, opt, step):
 
 
 def load_or_create(args, device):
-    """(model, optimizer, step, created) from RUN_DIR/checkpoint.pt or a fresh seeded init.
+    """(model, optimizer, step, created, ema state) from RUN_DIR/checkpoint.pt or a fresh
+    seeded init; the ema state is the checkpoint's weight average (None: none).
 
     Deterministic given the checkpoint / --seed, so every rank of a distributed job
     builds the same model and optimizer state."""
@@ -285,7 +333,7 @@ def load_or_create(args, device):
         for g in opt.param_groups:  # command line owns lr / l2
             g["lr"] = args.lr
             g["weight_decay"] = args.l2
-        return model, opt, int(ckpt["step"]), False
+        return model, opt, int(ckpt["step"]), False, ckpt.get("ema")
     torch.manual_seed(args.seed)
     if args.init_onnx:
         from onnx_import import net_from_onnx  # needs the onnx package, only here
@@ -295,9 +343,93 @@ def load_or_create(args, device):
             raise SystemExit("--init-onnx: %s" % e)
         setattr(model, NEEDS_CALIBRATION, True)
         model.to(device)
-        return model, make_optimizer(model, args.lr, args.l2), 0, True
+        return model, make_optimizer(model, args.lr, args.l2), 0, True, None
     model = Net(args.blocks, args.channels, args.wdl).to(device)
-    return model, make_optimizer(model, args.lr, args.l2), 0, True
+    return model, make_optimizer(model, args.lr, args.l2), 0, True, None
+
+
+class WeightAverage:
+    """An exponential moving average of a network's parameters (--ema).
+
+    update() after each step: avg = d * avg + (1 - d) * weights with
+    d = min(decay, n / (n + 1)) after n updates. The first update copies the weights
+    (d = 0), the first 1 / (1 - decay) are the plain mean of the iterates, later ones
+    an EMA; decay 0 is the live weights. Only parameters are averaged: the batch-norm
+    statistics of the averaged network are measured again (recompute_batchnorm)."""
+
+    def __init__(self, net, decay, state=None):
+        self.decay = float(decay)
+        self.updates = 0
+        self.params = {name: p.detach().clone() for name, p in net.named_parameters()}
+        if state is not None:
+            saved = state["params"]
+            if set(saved) != set(self.params) or any(saved[k].shape != v.shape for k, v in self.params.items()):
+                raise ValueError("the checkpoint's weight average does not match its network")
+            for k, v in self.params.items():
+                v.copy_(saved[k])
+            self.updates = int(state["updates"])
+
+    def update(self, net):
+        d = min(self.decay, self.updates / (self.updates + 1))
+        with torch.no_grad():
+            for name, p in net.named_parameters():
+                avg = self.params[name]
+                if d == 0:
+                    avg.copy_(p)
+                else:
+                    avg.mul_(d).add_(p.detach(), alpha=1 - d)
+        self.updates += 1
+
+    def state_dict(self):
+        return {"updates": self.updates, "params": self.params}
+
+    def averaged(self, net):
+        """A copy of net with the averaged parameters (its buffers still net's)."""
+        avg = copy.deepcopy(net)
+        with torch.no_grad():
+            for name, p in avg.named_parameters():
+                p.copy_(self.params[name])
+        return avg
+
+    def nonfinite(self):
+        return [k for k, v in self.params.items() if not bool(torch.isfinite(v).all())]
+
+
+def recompute_batchnorm(net, batches):
+    """Measure every batch norm's running statistics afresh on batches (an iterable of
+    [B, 19, 8, 8] tensors): reset, then the cumulative mean of the batch statistics of
+    training-mode forward passes (momentum None), as torch.optim.swa_utils.update_bn.
+    Leaves net in eval mode, with its BN momenta as they were."""
+    bns = [m for m in net.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    momenta = [bn.momentum for bn in bns]
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None
+    net.train()
+    try:
+        with torch.no_grad():
+            for planes in batches:
+                net(planes)
+    finally:
+        for bn, m in zip(bns, momenta):
+            bn.momentum = m
+        net.eval()
+
+
+def averaged_network(ema, net, data, batch, seed, step, device):
+    """The network --export writes with --ema: the average's parameters, batch norms
+    measured on BN_RECOMPUTE_SAMPLES positions of the window drawn from (seed, step)."""
+    avg = ema.averaged(net)
+    rng = np.random.default_rng([seed, step, 0xB4])
+    n = max(1, math.ceil(BN_RECOMPUTE_SAMPLES / batch))
+
+    def batches():
+        for _ in range(n):
+            planes, _, _ = data.dense(rng.integers(0, len(data), size=batch))
+            yield torch.from_numpy(planes).to(device)
+
+    recompute_batchnorm(avg, batches())
+    return avg
 
 
 def select_chunks(directory, window):
@@ -419,10 +551,36 @@ def setup_distributed(args):
     return Distributed(world, rank, local_rank, backend, device), device
 
 
-def losses(model, planes, policy_target, value_target):
+def surprise_weights(logits, policy_target, fraction):
+    """[B] sample weights of policy-surprise weighting: (1 - fraction) + fraction *
+    kl / mean(kl), kl = KL(policy_target || softmax(logits)) per sample; they average 1.
+    All ones when no sample is surprising (mean kl 0). No gradient flows through them."""
+    with torch.no_grad():
+        logp = F.log_softmax(logits.detach().float(), dim=1)
+        t = policy_target.float()
+        pos = t > 0
+        # t * (log t - log p) where t > 0; 0 * log 0 counts 0.
+        kl = torch.where(pos, t * (torch.log(torch.where(pos, t, torch.ones_like(t))) - logp),
+                         torch.zeros_like(t)).sum(dim=1).clamp_min(0)
+        mean = kl.mean()
+        if not mean > 0:
+            return torch.ones_like(kl)
+        return (1 - fraction) + fraction * (kl / mean)
+
+
+def losses(model, planes, policy_target, value_target, surprise=0.0):
     """Policy cross-entropy and value loss: MSE for a scalar target [B], cross-entropy for
-    a win/draw/loss target [B, 3] (a WDL head's logits)."""
+    a win/draw/loss target [B, 3] (a WDL head's logits). With surprise > 0 both are means
+    over the samples weighted by surprise_weights (surprise 0: the plain means)."""
     logits, value = model(planes)
+    if surprise > 0:
+        w = surprise_weights(logits, policy_target, surprise)
+        policy_each = -(policy_target * F.log_softmax(logits, dim=1)).sum(dim=1)
+        if value_target.dim() == 2:
+            value_each = -(value_target * F.log_softmax(value, dim=1)).sum(dim=1)
+        else:
+            value_each = (value.squeeze(1) - value_target) ** 2
+        return (w * policy_each).mean(), (w * value_each).mean()
     policy_loss = -(policy_target * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
     if value_target.dim() == 2:
         value_loss = -(value_target * F.log_softmax(value, dim=1)).sum(dim=1).mean()
@@ -485,7 +643,7 @@ def run_training(args, ddp, device):
     os.makedirs(args.run_dir, exist_ok=True)
     ckpt_path = os.path.join(args.run_dir, CHECKPOINT)
 
-    net, opt, step, created = load_or_create(args, device)
+    net, opt, step, created, ema_state = load_or_create(args, device)
     # Nobody writes the checkpoint before every rank has read it (or decided it is absent).
     ddp.barrier()
     if ddp.enabled:
@@ -528,6 +686,20 @@ def run_training(args, ddp, device):
         setattr(net, NEEDS_CALIBRATION, False)
         log("calibrated the imported network's batch norms on %d samples" % min(len(data), CALIBRATION_SAMPLES))
 
+    ema = None  # the weight average, kept by the rank that saves and exports
+    if args.ema > 0 and ddp.main:
+        try:
+            ema = WeightAverage(net, args.ema, ema_state)
+        except (KeyError, ValueError) as e:
+            log("error: %s: %s; resume without --ema to drop it" % (ckpt_path, e))
+            return 2
+        log("weight average: decay %g, %s" % (args.ema, "%d updates so far" % ema.updates if ema_state is not None
+                                                else "started at step %d" % step))
+    elif ema_state is not None and args.ema == 0:
+        log("no --ema: dropping the checkpoint's weight average (%s updates)" % ema_state.get("updates"))
+    if args.surprise_weight > 0:
+        log("policy-surprise weighting: %g of the sample weight by KL(target || network policy)" % args.surprise_weight)
+
     if ddp.enabled:
         from torch.nn.parallel import DistributedDataParallel
         ids = [ddp.local_rank] if device.type == "cuda" else None
@@ -569,11 +741,13 @@ def run_training(args, ddp, device):
             pol = torch.from_numpy(pol).to(device, non_blocking=True)
             val = torch.from_numpy(val).to(device, non_blocking=True)
 
-            policy_loss, value_loss = losses(model, planes, pol, val)
+            policy_loss, value_loss = losses(model, planes, pol, val, args.surprise_weight)
             loss = policy_loss + value_loss
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
+            if ema is not None:
+                ema.update(net)
             step += 1
             done_since_log += 1
             if ddp.enabled:
@@ -611,7 +785,7 @@ def run_training(args, ddp, device):
                     diverged = "weights at step %d (%s)" % (step, ", ".join(bad[:3]) or "on another rank")
                     break
                 if ddp.main:
-                    save_checkpoint(ckpt_path, net, opt, step)
+                    save_checkpoint(ckpt_path, net, opt, step, ema)
                     saved_step = step
             if halt:
                 break
@@ -621,6 +795,7 @@ def run_training(args, ddp, device):
     if not ddp.enabled:
         halt = bool(stop)  # includes a signal that came after the last step
 
+    export_net = net
     if diverged is None:
         bad = nonfinite_tensors(net)
         if bad:
@@ -629,7 +804,20 @@ def run_training(args, ddp, device):
             # Finite weights can still overflow to inf in the activations; check what
             # self-play would compute, on the same samples on every rank.
             planes, _, _ = data.dense(np.arange(min(n, FINITE_CHECK_SAMPLES)))
-            diverged = nonfinite_outputs(net, torch.from_numpy(planes).to(device))
+            planes = torch.from_numpy(planes).to(device)
+            diverged = nonfinite_outputs(net, planes)
+        if diverged is None and ema is not None:
+            bad = ema.nonfinite()
+            if bad:
+                diverged = "averaged weights at step %d (%s)" % (step, ", ".join(bad[:3]))
+            elif args.export and not halt and ema.updates:  # no update yet: the live weights
+                export_net = averaged_network(ema, net, data, args.batch, args.seed, step, device)
+                bad = nonfinite_tensors(export_net)
+                if bad:
+                    diverged = "averaged network's batch-norm statistics (%s)" % ", ".join(bad[:3])
+                else:
+                    out = nonfinite_outputs(export_net, planes)
+                    diverged = out and "averaged network's " + out
         if ddp.any(diverged) and diverged is None:
             diverged = "values on another rank"
     if diverged is not None:
@@ -640,13 +828,14 @@ def run_training(args, ddp, device):
         return EXIT_DIVERGED
 
     if ddp.main:
-        save_checkpoint(ckpt_path, net, opt, step)
+        save_checkpoint(ckpt_path, net, opt, step, ema, None if export_net is net else export_net)
         log("saved %s at step %d" % (ckpt_path, step))
         if halt:
             log("interrupted; not exporting")
         elif args.export:
-            export_onnx(net, args.export)
-            log("exported %s" % args.export)
+            export_onnx(export_net, args.export)
+            log("exported %s%s" % (args.export, "" if export_net is net else
+                                   " (the weight average of %d updates)" % ema.updates))
     ddp.barrier()  # the other ranks exit only once the checkpoint / export is on disk
     return 130 if halt else 0
 

@@ -75,6 +75,7 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	lrs := fs.StringSlice("lr", []string{"0.01", "0.001"}, "the segments' learning rates, one for each of --steps")
 	fs.IntVar(&c.Batch, "batch", 1024, "training batch size")
 	fs.Float64Var(&c.L2, "l2", 1e-4, "L2 weight decay")
+	addTechniqueFlags(fs, &c.EMA, &c.SurpriseWeight)
 	device := fs.String("device", "auto", "train.py --device: auto, cpu or cuda")
 	threads := fs.Int("threads", 0, "trainer threads (0 = PyTorch's default)")
 	fs.IntVar(&c.LadderPlayouts, "ladder-playouts", 800, "ladder playouts per move")
@@ -116,6 +117,9 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 		return bad("--ladder-playouts must be at least 1, --ladder-games at least 2, and --ladder-seeds not empty")
 	case !(c.Z >= 0) || math.IsInf(c.Z, 0):
 		return bad("--promote-z %v: want a margin of 0 or more standard errors", c.Z)
+	}
+	if err := checkTechniques(c.EMA, c.SurpriseWeight); err != nil {
+		return bad("%v", err)
 	}
 	for _, r := range c.Ladder.Rungs {
 		if !slices.Contains(ladder.RungNames(), r) {

@@ -58,6 +58,8 @@ func TestClimbRefusesBadFlags(t *testing.T) {
 		{[]string{"--ladder-rungs", "nobody"}, `--ladder-rungs: no rung "nobody"`},
 		{[]string{"--ladder-games", "1"}, "--ladder-games at least 2"},
 		{[]string{"--fast-playouts", "8"}, "--fast-playouts must be"},
+		{[]string{"--ema", "1"}, "--ema 1: want a decay in [0, 1)"},
+		{[]string{"--surprise-weight", "-0.5"}, "--surprise-weight -0.5: want a share in [0, 1]"},
 	} {
 		dir := t.TempDir()
 		code, _, stderr := engine(t, "", climbArgs(t, dir, c.args...)...)
@@ -109,4 +111,23 @@ func TestClimbRunsARound(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stdout, "== round")
 	assert.Contains(t, stdout, "done: 1 rounds")
+
+	// The trainer's opt-in techniques: off in round 1 (today's command
+	// line), on in a round 2 asked for with them, in both its segments.
+	code, stdout, stderr = engine(t, "", append(args, "--rounds", "2", "--ema", "0.999", "--surprise-weight", "0.5")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "round 2 train: segment 1 of 2, 2 steps at lr 0.01, batch 32, weight average 0.999, surprise weight 0.5")
+	for round, want := range map[string]string{"round-001": " --log-every 50 ", "round-002": " --ema 0.999 --surprise-weight 0.5 "} {
+		data, err := os.ReadFile(filepath.Join(dir, round, "trainer", "args"))
+		require.NoError(t, err)
+		segments := strings.Split(strings.TrimSpace(string(data)), "\n")
+		require.Len(t, segments, 2, round)
+		for _, s := range segments {
+			assert.Contains(t, s, want, round)
+			if round == "round-001" {
+				assert.NotContains(t, s, "--ema", round)
+				assert.NotContains(t, s, "--surprise-weight", round)
+			}
+		}
+	}
 }

@@ -40,6 +40,25 @@ DIR/init.onnx.
 Flags:
 `
 
+// addTechniqueFlags adds the trainer's opt-in techniques that engine train
+// and engine climb share: weight averaging and policy-surprise weighting
+// (azero/train/train.py --ema, --surprise-weight; 0: off).
+func addTechniqueFlags(fs *pflag.FlagSet, ema, surprise *float64) {
+	fs.Float64Var(ema, "ema", 0, "export an exponential moving average of the weights with this decay, e.g. 0.999 (0 = off, the live weights)")
+	fs.Float64Var(surprise, "surprise-weight", 0, "share of the sample weight given by policy surprise, KL(target || network policy), e.g. 0.5 (0 = off, uniform)")
+}
+
+// checkTechniques refuses what addTechniqueFlags read and train.py would.
+func checkTechniques(ema, surprise float64) error {
+	if !(ema >= 0 && ema < 1) {
+		return fmt.Errorf("--ema %v: want a decay in [0, 1)", ema)
+	}
+	if !(surprise >= 0 && surprise <= 1) {
+		return fmt.Errorf("--surprise-weight %v: want a share in [0, 1]", surprise)
+	}
+	return nil
+}
+
 func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
 	var c loop.Config
@@ -52,6 +71,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.LR, "lr", 0.02, "learning rate")
 	fs.Float64Var(&c.L2, "l2", 1e-4, "L2 weight decay")
 	fs.Float64Var(&c.QRatio, "q-ratio", 0, "value target = (1-r)*game result + r*the search's root value (0 = the result alone)")
+	addTechniqueFlags(fs, &c.EMA, &c.SurpriseWeight)
 	fs.IntVar(&c.Net.Blocks, "blocks", 4, "residual blocks of a new network")
 	fs.IntVar(&c.Net.Channels, "channels", 32, "channels of a new network")
 	fs.BoolVar(&c.Net.WDL, "wdl", false, "a new network's value head predicts win/draw/loss (cross-entropy) instead of a tanh scalar")
@@ -81,6 +101,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if !(c.QRatio >= 0 && c.QRatio <= 1) {
 		fmt.Fprintf(stderr, "engine train: --q-ratio %v: want a share in [0, 1]\n", c.QRatio)
+		return 2
+	}
+	if err := checkTechniques(c.EMA, c.SurpriseWeight); err != nil {
+		fmt.Fprintln(stderr, "engine train:", err)
 		return 2
 	}
 	if *scripts == "" {

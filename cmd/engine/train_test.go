@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,12 +29,13 @@ import (
 // $STUB_DIVERGE it fails as train.py does on a non-finite loss. It
 // records an --init-onnx argument in $rundir/init-onnx.
 const stubTrainer = `
-export=""; rundir=""; init=0; from=""
+all="$*"; export=""; rundir=""; init=0; from=""
 while [ $# -gt 0 ]; do
   case "$1" in --export) export="$2"; shift;; --run-dir) rundir="$2"; shift;; --init-only) init=1;; --init-onnx) from="$2"; shift;; esac
   shift
 done
 mkdir -p "$rundir"
+echo "$all" >> "$rundir/args"
 if [ -n "$from" ]; then echo "$from" > "$rundir/init-onnx"; fi
 if [ $init = 0 ] && [ -n "$STUB_DIVERGE" ]; then
   echo "error: training diverged: non-finite loss nan (policy nan, value nan) at step 5" >&2
@@ -71,18 +73,47 @@ func readState(t *testing.T, runDir string) loop.State {
 	return st
 }
 
-// A --q-ratio outside [0, 1] is refused before anything starts.
-func TestTrainRefusesBadQRatio(t *testing.T) {
+// A --q-ratio or --surprise-weight outside [0, 1], or an --ema decay
+// outside [0, 1), is refused before anything starts.
+func TestTrainRefusesBadShares(t *testing.T) {
 	if !onnx.Supported {
 		t.Skip(onnx.ErrNotInBuild) // engine train refuses earlier, saying MCTS is not in the build
 	}
-	for _, bad := range []string{"-0.1", "1.5", "NaN", "Inf"} {
+	for _, c := range []struct{ flag, bad string }{
+		{"--q-ratio", "-0.1"}, {"--q-ratio", "1.5"}, {"--q-ratio", "NaN"}, {"--q-ratio", "+Inf"},
+		{"--ema", "-0.1"}, {"--ema", "1"}, {"--ema", "NaN"},
+		{"--surprise-weight", "-0.5"}, {"--surprise-weight", "1.5"}, {"--surprise-weight", "NaN"},
+	} {
 		dir := t.TempDir()
-		code, _, stderr := engine(t, "", trainArgs(t, dir, 1, "--q-ratio", bad)...)
-		assert.Equal(t, 2, code, bad)
-		assert.Contains(t, stderr, "--q-ratio", bad)
+		code, _, stderr := engine(t, "", trainArgs(t, dir, 1, c.flag, c.bad)...)
+		assert.Equal(t, 2, code, c)
+		assert.Contains(t, stderr, c.flag+" "+c.bad, c)
 		_, err := os.Stat(filepath.Join(dir, "state.json"))
-		assert.True(t, os.IsNotExist(err), "nothing started for %s", bad)
+		assert.True(t, os.IsNotExist(err), "nothing started for %v", c)
+	}
+}
+
+// --ema and --surprise-weight reach train.py's command line; without them
+// it is what it was.
+func TestTrainPassesTechniques(t *testing.T) {
+	onnxtest.Open(t)
+	t.Setenv("STUB_NET", defaultNet(t))
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"--ema", "0.999", "--surprise-weight", "0.5"}, " --ema 0.999 --surprise-weight 0.5"},
+	} {
+		dir := t.TempDir()
+		code, _, stderr := engine(t, "", trainArgs(t, dir, 1, c.flags...)...)
+		require.Equal(t, 0, code, stderr)
+		data, err := os.ReadFile(filepath.Join(dir, "trainer", "args"))
+		require.NoError(t, err)
+		args := strings.Split(strings.TrimSpace(string(data)), "\n")
+		require.Len(t, args, 2, "init, then one iteration's training")
+		assert.NotContains(t, args[0], "--ema", "the first network is not trained")
+		assert.Regexp(t, ` --log-every 50`+regexp.QuoteMeta(c.want)+` --export `, args[1], c.flags)
 	}
 }
 
