@@ -5,7 +5,10 @@ package search
 // then picked one at a time (most nodes cut off after a move or two, and
 // never look at the rest). Stockfish keeps this in movepick.cpp.
 
-import "github.com/twofold-chess/twofold/board"
+import (
+	"github.com/twofold-chess/twofold/board"
+	"github.com/twofold-chess/twofold/movegen"
+)
 
 // Move-ordering tiers: the TT move, then winning and equal captures and
 // queen promotions (by victim, then attacker), killers, the countermove,
@@ -24,31 +27,46 @@ func mvvLva(victim, attacker board.PieceType) int32 {
 	return int32(seeValue[victim]*8 - int(attacker))
 }
 
-// orderMoves prepares the frame's moves for pickMove. The table's move,
-// when legal, goes first unscored: it cuts off often enough that scoring the
-// others (SEE for every capture) is left until it has failed to (nextMove at
+// orderMoves prepares the frame's moves for nextMove. A table move (legal:
+// the caller has checked) goes first, before the others are even
+// generated: it cuts off often enough that generating and scoring them
+// (SEE for every capture) is left until it has failed to (nextMove at
 // i = 1), when they are scored with the histories its subtree has updated.
+// Without one, the caller has generated the moves and they are scored now.
 func (t *thread) orderMoves(f *frame, ply int, ttMove board.Move) {
-	moves := f.moves.Moves()
-	for i, m := range moves {
-		if m == ttMove {
-			moves[0], moves[i] = moves[i], moves[0]
-			f.scores[0] = orderTT
-			f.unscored = true
-			return
-		}
+	f.ttMove = ttMove
+	f.unscored = ttMove != board.NoMove
+	if !f.unscored {
+		t.scoreMoves(f, ply, ttMove, 0)
 	}
-	f.unscored = false
-	t.scoreMoves(f, ply, ttMove, 0)
 }
 
-// nextMove returns the i-th move in order with its ordering score.
-func (t *thread) nextMove(f *frame, ply, i int) (board.Move, int32) {
-	if i == 1 && f.unscored {
-		t.scoreMoves(f, ply, f.moves.At(0), 1)
+// nextMove returns the i-th move in order with its ordering score, and
+// false when the moves are used up.
+func (t *thread) nextMove(f *frame, ply, i int) (board.Move, int32, bool) {
+	if f.unscored {
+		if i == 0 {
+			return f.ttMove, orderTT, true
+		}
+		// The table's move failed to cut off: generate the moves, put it
+		// first (where it would have been swapped to) and score the rest.
+		movegen.Legal(t.pos, &f.moves)
+		moves := f.moves.Moves()
+		for j, m := range moves {
+			if m == f.ttMove {
+				moves[0], moves[j] = moves[j], moves[0]
+				break
+			}
+		}
+		f.scores[0] = orderTT
+		t.scoreMoves(f, ply, f.ttMove, 1)
 		f.unscored = false
 	}
-	return pickMove(f, i)
+	if i >= f.moves.Len() {
+		return board.NoMove, 0, false
+	}
+	m, sc := pickMove(f, i)
+	return m, sc, true
 }
 
 // scoreMoves fills the frame's scores for its moves from index from on.

@@ -124,19 +124,25 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
-	movegen.Legal(p, &f.moves)
-	if f.moves.Len() == 0 {
-		if inCheck {
-			return -MateScore + ply
+	// A legal table move is searched first without generating the others
+	// (it often cuts off); without one, the moves are generated here.
+	if ttMove != board.NoMove && !movegen.IsLegal(p, ttMove) {
+		ttMove = board.NoMove
+	}
+	if ttMove == board.NoMove {
+		movegen.Legal(p, &f.moves)
+		if f.moves.Len() == 0 {
+			if inCheck {
+				return -MateScore + ply
+			}
+			return 0
 		}
-		return 0
 	}
 
 	// Singular extension: is the table's move far better than the others?
 	ttExt := 0
-	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
-		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !isDecisive(ttScore) &&
-		f.moves.Contains(ttMove) {
+	if excluded == board.NoMove && depth >= singularDepth && ttMove != board.NoMove &&
+		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !isDecisive(ttScore) {
 		ext, score, cut := t.singular(beta, depth, ply, pvNode, cutNode, ttMove, ttScore)
 		if cut {
 			return score
@@ -183,8 +189,11 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
 	cont1, cont2 := t.contRows(ply)
-	for i := 0; i < f.moves.Len(); i++ {
-		m, order := t.nextMove(f, ply, i)
+	for i := 0; ; i++ {
+		m, order, ok := t.nextMove(f, ply, i)
+		if !ok {
+			break
+		}
 		if m == excluded {
 			continue
 		}
@@ -391,7 +400,6 @@ func (t *thread) singular(beta, depth, ply int, pvNode, cutNode bool, ttMove boa
 	case ttScore >= beta:
 		ext = -1
 	}
-	movegen.Legal(t.pos, &f.moves) // the search of this node without ttMove reused the list
 	return ext, 0, false
 }
 

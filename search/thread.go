@@ -34,8 +34,10 @@ type rootMove struct {
 type frame struct {
 	moves  movegen.MoveList
 	scores [movegen.MaxMoves]int32
-	// unscored: only the first move (the table's) has its score yet.
+	// unscored: the table's move, ttMove, goes first and the others are
+	// not generated yet.
 	unscored bool
+	ttMove   board.Move
 	killers  [2]board.Move
 	eval     int
 	// excluded is the move a singular-extension search of this node leaves out.
