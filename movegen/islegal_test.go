@@ -26,7 +26,8 @@ func filterMoves(list []board.Move, keep func(board.Move) bool) []board.Move {
 // TestNoisyAndQuietPartitionLegal checks that Noisy and Quiet split Legal:
 // Noisy is Legal's noisy moves and Quiet the rest, each in Legal's order,
 // so that their counts add up to the suite's depth-1 count, on every suite
-// position and every position one move later.
+// position and every position one move later; and that AppendQuiet adds
+// Quiet's moves after a truncated list.
 func TestNoisyAndQuietPartitionLegal(t *testing.T) {
 	var legal, noisy, quiet movegen.MoveList
 	var positions, nNoisy, nQuiet, castles int
@@ -41,6 +42,15 @@ func TestNoisyAndQuietPartitionLegal(t *testing.T) {
 		nNoisy += noisy.Len()
 		nQuiet += quiet.Len()
 		castles += len(filterMoves(quiet.Moves(), func(m board.Move) bool { return m.Kind() == board.Castling }))
+		// AppendQuiet after the first half of Noisy's moves.
+		keep := noisy.Len() / 2
+		appended := noisy
+		appended.Truncate(keep)
+		movegen.AppendQuiet(p, &appended)
+		wantAppended := append(append([]board.Move(nil), noisy.Moves()[:keep]...), quiet.Moves()...)
+		if !assert.Equal(t, wantAppended, append([]board.Move(nil), appended.Moves()...), "AppendQuiet in %s", p.FEN()) {
+			return false
+		}
 		return assert.Equal(t, d1, noisy.Len()+quiet.Len(), p.FEN()) &&
 			assert.Equal(t, wantNoisy, append([]board.Move(nil), noisy.Moves()...), "noisy in %s", p.FEN()) &&
 			assert.Equal(t, wantQuiet, append([]board.Move(nil), quiet.Moves()...), "quiet in %s", p.FEN())
@@ -226,6 +236,8 @@ func TestQuietAndIsLegalAllocateNothing(t *testing.T) {
 	var ml movegen.MoveList
 	assert.Zero(t, testing.AllocsPerRun(200, func() { movegen.Quiet(p, &ml) }), "Quiet")
 	assert.Equal(t, 40, ml.Len())
+	assert.Zero(t, testing.AllocsPerRun(200, func() { movegen.Noisy(p, &ml); movegen.AppendQuiet(p, &ml) }), "AppendQuiet")
+	assert.Equal(t, 48, ml.Len())
 	m := ml.At(0)
 	assert.Zero(t, testing.AllocsPerRun(200, func() { _ = movegen.IsLegal(p, m) }), "IsLegal")
 }

@@ -35,6 +35,9 @@ func (ml *MoveList) Contains(m board.Move) bool {
 	return false
 }
 
+// Truncate keeps the list's first n moves (n at most Len).
+func (ml *MoveList) Truncate(n int) { ml.n = n }
+
 func (ml *MoveList) add(m board.Move) {
 	ml.moves[uint8(ml.n)] = m // no bounds check; no position has 256 moves
 	ml.n++
@@ -51,25 +54,30 @@ const (
 )
 
 // Legal fills ml with every legal move of the side to move.
-func Legal(p *board.Position, ml *MoveList) { generate(p, ml, genAll) }
+func Legal(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genAll) }
 
 // Noisy fills ml with the legal captures and promotions (under-promotions
 // included), the moves a quiescence search looks at. In check it still
 // returns only noisy moves; a search in check should use Legal.
-func Noisy(p *board.Position, ml *MoveList) { generate(p, ml, genNoisy) }
+func Noisy(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genNoisy) }
 
 // Quiet fills ml with the legal moves Noisy leaves out: moves to an empty
 // square that do not promote, castling included. Noisy and Quiet together
 // list the moves of Legal, each once, in Legal's order within each list.
-func Quiet(p *board.Position, ml *MoveList) { generate(p, ml, genQuiet) }
+func Quiet(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genQuiet) }
 
-// generate is the single legal generator behind Legal, Noisy and Quiet.
+// AppendQuiet adds the moves of Quiet after the moves already in ml (a
+// staged search keeps its losing captures there while it tries the quiet
+// moves).
+func AppendQuiet(p *board.Position, ml *MoveList) { generate(p, ml, genQuiet) }
+
+// generate is the single legal generator behind Legal, Noisy and Quiet; it
+// adds to the moves already in ml.
 // The order of the moves is part of the engine's behaviour (the search
 // breaks ordering ties by it): king moves, knights, diagonal sliders,
 // orthogonal sliders, pawns (see generatePawns), castling (king side
 // first), and within each group by origin square, then destination square.
 func generate(p *board.Position, ml *MoveList, mode genMode) {
-	ml.n = 0
 	us, them := p.Side(), p.Side().Other()
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs

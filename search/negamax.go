@@ -124,19 +124,10 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
-	// A legal table move is searched first without generating the others
-	// (it often cuts off); without one, the moves are generated here.
+	// The moves are generated in stages as they are tried (movepick.go),
+	// the table's move first and before the others: it must be legal here.
 	if ttMove != board.NoMove && !movegen.IsLegal(p, ttMove) {
 		ttMove = board.NoMove
-	}
-	if ttMove == board.NoMove {
-		movegen.Legal(p, &f.moves)
-		if f.moves.Len() == 0 {
-			if inCheck {
-				return -MateScore + ply
-			}
-			return 0
-		}
 	}
 
 	// Singular extension: is the table's move far better than the others?
@@ -155,8 +146,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 
-	if bestScore == -Infinity { // only the excluded move was legal
-		return alpha
+	if bestScore == -Infinity { // no legal move but the excluded one, or none at all
+		switch {
+		case excluded != board.NoMove:
+			return alpha
+		case inCheck:
+			return -MateScore + ply
+		}
+		return 0
 	}
 	bestScore = min(max(bestScore, tbMin), tbMax)
 	if excluded == board.NoMove {
@@ -181,7 +178,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	p := t.pos
 	f := &t.stack[ply]
 	excluded := f.excluded
-	t.orderMoves(f, ply, ttMove)
+	f.initPicker(ttMove, inCheck, false)
 
 	us := p.Side()
 	bestScore, bestMove = -Infinity, board.NoMove
@@ -190,7 +187,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
 	cont1, cont2 := t.contRows(ply)
 	for i := 0; ; i++ {
-		m, order, ok := t.nextMove(f, ply, i)
+		m, order, ok := t.nextMove(f, ply)
 		if !ok {
 			break
 		}
