@@ -3,10 +3,11 @@ package search
 // The main search below the root: principal-variation negamax. A node
 // reads as the steps it takes, in order: entry (draws, mate distance), the
 // table, the tablebases (tablebase.go), the static evaluation, node pruning
-// (pruneNode), internal iterative reduction, move generation, the singular
-// extension (singular), the move loop (searchMoves, with pruneMove and
-// late-move reductions), and the store. The root is searched in iterate.go,
-// quiescence in quiesce.go.
+// (pruneNode), internal iterative reduction, the table move's legality, the
+// singular extension (singular), the move loop (searchMoves, with pruneMove
+// and late-move reductions; the moves are generated in stages as it goes,
+// movepick.go), and the store, or mate or stalemate when there was no move.
+// The root is searched in iterate.go, quiescence in quiesce.go.
 
 import (
 	"github.com/twofold-chess/twofold/board"
