@@ -35,26 +35,49 @@ func (ml *MoveList) Contains(m board.Move) bool {
 	return false
 }
 
+// Truncate keeps the list's first n moves (n at most Len).
+func (ml *MoveList) Truncate(n int) { ml.n = n }
+
 func (ml *MoveList) add(m board.Move) {
 	ml.moves[uint8(ml.n)] = m // no bounds check; no position has 256 moves
 	ml.n++
 }
 
+// genMode selects the moves generate lists: all of them, the noisy ones
+// (captures, en passant, promotions) or the quiet ones (the rest).
+type genMode uint8
+
+const (
+	genAll genMode = iota
+	genNoisy
+	genQuiet
+)
+
 // Legal fills ml with every legal move of the side to move.
-func Legal(p *board.Position, ml *MoveList) { generate(p, ml, false) }
+func Legal(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genAll) }
 
 // Noisy fills ml with the legal captures and promotions (under-promotions
 // included), the moves a quiescence search looks at. In check it still
 // returns only noisy moves; a search in check should use Legal.
-func Noisy(p *board.Position, ml *MoveList) { generate(p, ml, true) }
+func Noisy(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genNoisy) }
 
-// generate is the single legal generator behind Legal and Noisy. The order
-// of the moves is part of the engine's behaviour (the search breaks
-// ordering ties by it): king moves, knights, diagonal sliders, orthogonal
-// sliders, pawns (see generatePawns), castling (king side first), and within
-// each group by origin square, then destination square.
-func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
-	ml.n = 0
+// Quiet fills ml with the legal moves Noisy leaves out: moves to an empty
+// square that do not promote, castling included. Noisy and Quiet together
+// list the moves of Legal, each once, in Legal's order within each list.
+func Quiet(p *board.Position, ml *MoveList) { ml.n = 0; generate(p, ml, genQuiet) }
+
+// AppendQuiet adds the moves of Quiet after the moves already in ml (a
+// staged search keeps its losing captures there while it tries the quiet
+// moves).
+func AppendQuiet(p *board.Position, ml *MoveList) { generate(p, ml, genQuiet) }
+
+// generate is the single legal generator behind Legal, Noisy and Quiet; it
+// adds to the moves already in ml.
+// The order of the moves is part of the engine's behaviour (the search
+// breaks ordering ties by it): king moves, knights, diagonal sliders,
+// orthogonal sliders, pawns (see generatePawns), castling (king side
+// first), and within each group by origin square, then destination square.
+func generate(p *board.Position, ml *MoveList, mode genMode) {
 	us, them := p.Side(), p.Side().Other()
 	ours, theirs := p.Occupancy(us), p.Occupancy(them)
 	occ := ours | theirs
@@ -64,8 +87,11 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	// King moves: the king must not step onto a square attacked once it has
 	// left its own square (it would otherwise hide a slider's ray).
 	kingTargets := kingAttacks[ksq] &^ ours
-	if noisyOnly {
+	switch mode {
+	case genNoisy:
 		kingTargets &= theirs
+	case genQuiet:
+		kingTargets &^= theirs
 	}
 	if kingTargets != 0 {
 		occNoKing := occ &^ board.SquareBB(ksq)
@@ -88,8 +114,11 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 		target = checkers | between[ksq][checkers.LSB()]
 	}
 	quietTarget := target &^ theirs
-	if noisyOnly {
+	switch mode {
+	case genNoisy:
 		target &= theirs
+	case genQuiet:
+		target = quietTarget
 	}
 
 	// Knights: a pinned knight can never move. Sliders: a pinned slider
@@ -98,9 +127,9 @@ func generate(p *board.Position, ml *MoveList, noisyOnly bool) {
 	addPieceMoves(ml, p.Pieces(us, board.Knight)&^pinned, p.Pieces(us, board.Bishop)|queens,
 		p.Pieces(us, board.Rook)|queens, occ, target, pinned, ksq)
 
-	generatePawns(p, ml, us, ksq, occ, theirs, target, quietTarget, pinned, noisyOnly)
+	generatePawns(p, ml, us, ksq, occ, theirs, target, quietTarget, pinned, mode)
 
-	if checkers == 0 && !noisyOnly {
+	if checkers == 0 && mode != genNoisy {
 		generateCastling(p, ml, us, ksq, occ)
 	}
 }
@@ -214,9 +243,10 @@ func pawnAttackSet(b board.Bitboard, c board.Color) board.Bitboard {
 // unpinned pawns by destination, their double pushes, their push
 // promotions, the captures of unpinned pawns by origin, the moves of pinned
 // pawns by origin (captures, then push, then double push), en passant.
-// Promotions come as queen, knight, rook, bishop.
+// Promotions come as queen, knight, rook, bishop. In genQuiet mode target
+// holds no enemy piece, so no capture is added.
 func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Square,
-	occ, theirs, target, quietTarget, pinned board.Bitboard, noisyOnly bool) {
+	occ, theirs, target, quietTarget, pinned board.Bitboard, mode genMode) {
 	pawns := p.Pieces(us, board.Pawn)
 	// Forward is +8 for White and -8 for Black.
 	forward := board.Square(8)
@@ -232,7 +262,10 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 	double := pawnPush(single, us) &^ occ & doubleRank & quietTarget
 	single &= quietTarget
 	promos := single & promoRank
-	if !noisyOnly {
+	if mode == genQuiet {
+		promos = 0
+	}
+	if mode != genNoisy {
 		// A push's origin is its destination less forward: as move bits,
 		// to<<6 | to - forward.
 		addShifted(ml, single&^promoRank, int(forward))
@@ -279,19 +312,21 @@ func generatePawns(p *board.Position, ml *MoveList, us board.Color, ksq board.Sq
 			continue
 		}
 		if quietTarget.Has(to) {
-			if promoRank.Has(to) {
+			if !promoRank.Has(to) {
+				if mode != genNoisy {
+					ml.add(board.NewMove(from, to))
+				}
+			} else if mode != genQuiet {
 				addPromotions(ml, from, to)
-			} else if !noisyOnly {
-				ml.add(board.NewMove(from, to))
 			}
 		}
-		if to2 := to + forward; doubleRank.Has(to2) && !occ.Has(to2) && quietTarget.Has(to2) && !noisyOnly {
+		if to2 := to + forward; doubleRank.Has(to2) && !occ.Has(to2) && quietTarget.Has(to2) && mode != genNoisy {
 			ml.add(board.NewMove(from, to2))
 		}
 	}
 
 	// En passant.
-	if ep := p.EnPassant(); ep != board.NoSquare {
+	if ep := p.EnPassant(); ep != board.NoSquare && mode != genQuiet {
 		for b := enPassantOrigins(p, us, ksq, occ, theirs, ep); b != 0; {
 			ml.add(board.NewEnPassant(b.LSB(), ep))
 			b &= b - 1

@@ -35,7 +35,8 @@
 //   - negamax.go: the principal-variation search below the root: its
 //     pruning, extensions, move loop and reductions.
 //   - quiesce.go: the quiescence search.
-//   - movepick.go: move ordering: scoring the moves and picking the next.
+//   - movepick.go: move ordering: generating the moves in stages, scoring
+//     them and picking the next.
 //   - history.go: killers, countermoves, the butterfly, continuation and
 //     capture histories, and their updates.
 //   - see.go: static exchange evaluation.

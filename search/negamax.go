@@ -3,10 +3,11 @@ package search
 // The main search below the root: principal-variation negamax. A node
 // reads as the steps it takes, in order: entry (draws, mate distance), the
 // table, the tablebases (tablebase.go), the static evaluation, node pruning
-// (pruneNode), internal iterative reduction, move generation, the singular
-// extension (singular), the move loop (searchMoves, with pruneMove and
-// late-move reductions), and the store. The root is searched in iterate.go,
-// quiescence in quiesce.go.
+// (pruneNode), internal iterative reduction, the table move's legality, the
+// singular extension (singular), the move loop (searchMoves, with pruneMove
+// and late-move reductions; the moves are generated in stages as it goes,
+// movepick.go), and the store, or mate or stalemate when there was no move.
+// The root is searched in iterate.go, quiescence in quiesce.go.
 
 import (
 	"github.com/twofold-chess/twofold/board"
@@ -124,19 +125,16 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
-	movegen.Legal(p, &f.moves)
-	if f.moves.Len() == 0 {
-		if inCheck {
-			return -MateScore + ply
-		}
-		return 0
+	// The moves are generated in stages as they are tried (movepick.go),
+	// the table's move first and before the others: it must be legal here.
+	if ttMove != board.NoMove && !movegen.IsLegal(p, ttMove) {
+		ttMove = board.NoMove
 	}
 
 	// Singular extension: is the table's move far better than the others?
 	ttExt := 0
-	if excluded == board.NoMove && depth >= singularDepth && hit && ttMove != board.NoMove &&
-		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !isDecisive(ttScore) &&
-		f.moves.Contains(ttMove) {
+	if excluded == board.NoMove && depth >= singularDepth && ttMove != board.NoMove &&
+		int(tte.depth) >= depth-3 && tte.bound&BoundLower != 0 && !isDecisive(ttScore) {
 		ext, score, cut := t.singular(beta, depth, ply, pvNode, cutNode, ttMove, ttScore)
 		if cut {
 			return score
@@ -149,8 +147,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 
-	if bestScore == -Infinity { // only the excluded move was legal
-		return alpha
+	if bestScore == -Infinity { // no legal move but the excluded one, or none at all
+		switch {
+		case excluded != board.NoMove:
+			return alpha
+		case inCheck:
+			return -MateScore + ply
+		}
+		return 0
 	}
 	bestScore = min(max(bestScore, tbMin), tbMax)
 	if excluded == board.NoMove {
@@ -175,7 +179,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	p := t.pos
 	f := &t.stack[ply]
 	excluded := f.excluded
-	t.orderMoves(f, ply, ttMove)
+	f.initPicker(ttMove, inCheck, false)
 
 	us := p.Side()
 	bestScore, bestMove = -Infinity, board.NoMove
@@ -183,8 +187,11 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
 	cont1, cont2 := t.contRows(ply)
-	for i := 0; i < f.moves.Len(); i++ {
-		m, order := t.nextMove(f, ply, i)
+	for i := 0; ; i++ {
+		m, order, ok := t.nextMove(f, ply)
+		if !ok {
+			break
+		}
 		if m == excluded {
 			continue
 		}
@@ -391,7 +398,6 @@ func (t *thread) singular(beta, depth, ply int, pvNode, cutNode bool, ttMove boa
 	case ttScore >= beta:
 		ext = -1
 	}
-	movegen.Legal(t.pos, &f.moves) // the search of this node without ttMove reused the list
 	return ext, 0, false
 }
 

@@ -59,23 +59,19 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 		alpha = max(alpha, standPat)
 		bestScore = standPat
-		movegen.Noisy(p, &f.moves)
-	} else {
-		movegen.Legal(p, &f.moves)
-		if f.moves.Len() == 0 {
-			return -MateScore + ply
-		}
 	}
-	t.scoreMoves(f, ply, board.NoMove, 0)
+	// The picker returns the captures and promotions that do not lose
+	// material by SEE (in check, every evasion).
+	f.initPicker(board.NoMove, inCheck, true)
 
 	bestMove := board.NoMove
 	origAlpha := alpha
-	for i := 0; i < f.moves.Len(); i++ {
-		m, order := pickMove(f, i)
+	for {
+		m, _, ok := t.nextMove(f, ply)
+		if !ok {
+			break
+		}
 		if !inCheck {
-			if order < orderGood {
-				break // the rest lose material by SEE, or are under-promotions
-			}
 			// Delta pruning: even winning the piece cannot lift alpha.
 			captured := p.CapturedPiece(m)
 			gain := 0
@@ -109,6 +105,9 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 				}
 			}
 		}
+	}
+	if bestScore == -Infinity { // in check, and no evasion
+		return -MateScore + ply
 	}
 	bound := boundOf(bestScore, origAlpha, beta)
 	storedEval := standPat

@@ -34,10 +34,18 @@ type rootMove struct {
 type frame struct {
 	moves  movegen.MoveList
 	scores [movegen.MaxMoves]int32
-	// unscored: only the first move (the table's) has its score yet.
-	unscored bool
-	killers  [2]board.Move
-	eval     int
+	// The move picker (movepick.go): its stage, the table's move, the
+	// killers and countermove it has returned (NoMove where not), the next
+	// and end indices of the moves being picked, and the end of the losing
+	// captures kept at the front of moves.
+	stage       uint8
+	evading     bool
+	ttMove      board.Move
+	refutations [3]board.Move
+	cur, end    int
+	badEnd      int
+	killers     [2]board.Move
+	eval        int
 	// excluded is the move a singular-extension search of this node leaves out.
 	excluded  board.Move
 	doubleExt bool        // the move made from this ply was extended by two plies
