@@ -129,15 +129,9 @@ func (t *thread) nextMove(f *frame, ply int) (board.Move, int32, bool) {
 
 		case stageCounter:
 			f.stage++
-			if ply > 0 {
-				prev := &t.stack[ply-1]
-				if prev.move != board.NoMove && prev.move != board.NullMove {
-					m := t.counters[prev.piece&15][prev.move.To()]
-					if m != f.killers[0] && m != f.killers[1] && t.isRefutation(f, m) {
-						f.refutations[2] = m
-						return m, orderCounter, true
-					}
-				}
+			if m := t.counterMove(ply); m != f.killers[0] && m != f.killers[1] && t.isRefutation(f, m) {
+				f.refutations[2] = m
+				return m, orderCounter, true
 			}
 
 		case stageQuiets:
@@ -228,6 +222,19 @@ func (t *thread) isRefutation(f *frame, m board.Move) bool {
 		t.pos.CapturedPiece(m) == board.NoPiece && movegen.IsLegal(t.pos, m)
 }
 
+// counterMove is the move that last refuted the previous ply's move, or
+// NoMove (at the root, after a null move).
+func (t *thread) counterMove(ply int) board.Move {
+	if ply == 0 {
+		return board.NoMove
+	}
+	prev := &t.stack[ply-1]
+	if prev.move == board.NoMove || prev.move == board.NullMove {
+		return board.NoMove
+	}
+	return t.counters[prev.piece&15][prev.move.To()]
+}
+
 // captureKey is the order of a capture or promotion among the others:
 // victim (a pawn for a promotion), attacker, capture history, and a
 // queen's worth for a promotion.
@@ -279,13 +286,7 @@ func (t *thread) scoreQuiets(f *frame, ply int) {
 // position in check), tier by tier.
 func (t *thread) scoreMoves(f *frame, ply int) {
 	p := t.pos
-	var counter board.Move
-	if ply > 0 {
-		prev := &t.stack[ply-1]
-		if prev.move != board.NoMove && prev.move != board.NullMove {
-			counter = t.counters[prev.piece&15][prev.move.To()]
-		}
-	}
+	counter := t.counterMove(ply)
 	cont1, cont2 := t.contRows(ply)
 	for i, m := range f.moves.Moves() {
 		var sc int32
