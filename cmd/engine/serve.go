@@ -83,10 +83,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// each search is bounded by --max-think or --max-analysis instead.
 	}
 	url := pageURL(ln.Addr().(*net.TCPAddr))
-	fmt.Fprintf(stdout, "Twofold is serving the board at %s (Ctrl-C stops it)\n", url)
+	// The warning comes before the address line, so whoever waits for
+	// the address (a user, a script, a test) has already been warned.
 	if host, _, _ := net.SplitHostPort(*addr); !loopback(host) {
 		fmt.Fprintf(stderr, "engine serve: warning: listening on %s, reachable from other machines: anyone who can connect may play and use the engine's CPU (the API has no authentication)\n", ln.Addr())
 	}
+	fmt.Fprintf(stdout, "Twofold is serving the board at %s (Ctrl-C stops it)\n", url)
 	if *open {
 		if err := openBrowser(url); err != nil {
 			fmt.Fprintf(stderr, "engine serve: cannot open a browser (%v); open %s yourself\n", err, url)
