@@ -15,6 +15,8 @@
 # fifty-move rule, repetition or insufficient material. The positions came from random
 # positions of those tables (internal/tbcheck.RandomPosition), kept when the tables said win
 # with a DTZ of at least 20 (KQvKR), 12 (KRvKP), 40 (KBNvK) or 10 (KRPvKR), or draw.
+# "go run ./cmd/tbcheck --tbdir TBDIR --pick SPECS" picks such positions for any table
+# (docs/tablebases.md).
 #
 # At the end each run's games are split by what the tables say of the start position for
 # Twofold's side (engine probe --syzygy TBDIR): winning (converted: won, which under the

@@ -11,6 +11,16 @@
 // exits with status 1 if there was any. With --golden it also writes
 // fathom's answers to FILE, one "FEN;WDL;DTZ;winning;drawing;losing" line
 // per position, for tests that run without fathom.
+//
+// With --pick it checks nothing and prints test positions instead, one FEN
+// a line, judged by the prober alone (no fathom):
+//
+//	tbcheck --tbdir DIR --pick KQvKR:win:6:20,KRPvKR:draw:8 [--seed 1]
+//
+// TABLE:win:N:MINDTZ picks N positions the side to move wins within the
+// fifty-move rule, at least MINDTZ plies from zeroing; TABLE:draw:N picks N
+// drawn ones in which some move loses. scripts/tb-endgames.epd was made so
+// (docs/tablebases.md).
 package main
 
 import (
@@ -18,6 +28,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,15 +51,48 @@ func main() {
 	fathom := flag.String("fathom", "", "fathom binary (default: fathom in PATH or /usr/games/fathom)")
 	maxShow := flag.Int("show", 20, "disagreements to print in full")
 	only := flag.String("tables", "", "comma-separated tables to check (default: all)")
+	pick := flag.String("pick", "", "print test positions instead: TABLE:win:N:MINDTZ or TABLE:draw:N, comma-separated")
 	flag.Parse()
 	if *dir == "" || flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
+	if *pick != "" {
+		if err := pickPositions(*dir, *pick, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "tbcheck:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dir, *n, *parallel, *seed, *golden, *fathom, *maxShow, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "tbcheck:", err)
 		os.Exit(1)
 	}
+}
+
+// pickPositions prints the positions of the pick specs, each spec with a
+// generator of its own seeded from seed, so adding a spec leaves the
+// positions of the others as they were.
+func pickPositions(dir, pick string, seed uint64) error {
+	specs, err := tbcheck.ParsePickSpecs(pick)
+	if err != nil {
+		return err
+	}
+	tb, err := syzygy.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer tb.Close()
+	for i, sp := range specs {
+		fens, err := tbcheck.Pick(tb, rand.New(rand.NewPCG(seed, uint64(i))), sp)
+		if err != nil {
+			return err
+		}
+		for _, fen := range fens {
+			fmt.Println(fen)
+		}
+	}
+	return nil
 }
 
 func findFathom(bin string) (string, error) {
