@@ -66,6 +66,7 @@ func unpack(v uint64) ttData {
 // TT is the transposition table shared by all search threads.
 type TT struct {
 	buckets []ttBucket
+	mem     *sysmem.Large // where buckets live (huge pages where the system has them)
 	age     uint8
 	// salt is xored into every key. Clear draws a new one, which turns every
 	// stored entry into a miss at once: zeroing gigabytes took seconds and
@@ -80,6 +81,10 @@ const (
 	// checking that a table fits.
 	memoryReserve = 256 << 20
 )
+
+// The table's memory is laid out as buckets of exactly ttBucketBytes.
+var _ [ttBucketBytes - unsafe.Sizeof(ttBucket{})]struct{}
+var _ [unsafe.Sizeof(ttBucket{}) - ttBucketBytes]struct{}
 
 // NewTT returns a table of about mb megabytes (at least one bucket), or a
 // 1 MB one if the machine cannot hold that.
@@ -106,13 +111,19 @@ func (t *TT) Resize(mb int) error {
 		return fmt.Errorf("%d MB do not fit in the %d MB of memory available; keeping %d MB",
 			mb, (free+have)>>20, have>>20)
 	}
-	if have > 64<<20 {
-		// Let the old table go before the new one is taken, so the two are
-		// never held at once.
-		t.buckets = nil
-		runtime.GC()
+	// Let the old table go before the new one is taken, so the two are
+	// never held at once.
+	t.buckets = nil
+	if t.mem != nil {
+		huge := t.mem.HugePages()
+		t.mem.Free()
+		t.mem = nil
+		if !huge && have > 64<<20 {
+			runtime.GC()
+		}
 	}
-	t.buckets = make([]ttBucket, size)
+	t.mem = sysmem.NewLarge(int(size * ttBucketBytes))
+	t.buckets = unsafe.Slice((*ttBucket)(unsafe.Pointer(unsafe.SliceData(t.mem.Bytes()))), size)
 	t.salt, t.age = 0, 0
 	return nil
 }

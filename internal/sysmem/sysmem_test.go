@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestStatusKB(t *testing.T) {
@@ -72,4 +74,23 @@ func TestAddressSpaceLimit(t *testing.T) {
 	cmd.Env = append(os.Environ(), "SYSMEM_CHILD=1")
 	out, err := cmd.CombinedOutput()
 	assert.NoError(t, err, "%s", out)
+}
+
+func TestLarge(t *testing.T) {
+	for _, n := range []int{1, 4096, 3<<20 + 5} {
+		l := NewLarge(n)
+		mem := l.Bytes()
+		require.Len(t, mem, n)
+		assert.Zero(t, mem[0])
+		assert.Zero(t, mem[n-1])
+		mem[0], mem[n-1] = 1, 2 // writable to the last byte
+		if runtime.GOOS == "linux" {
+			assert.True(t, l.HugePages(), "a mapping of its own on Linux")
+			assert.Zero(t, uintptr(unsafe.Pointer(&mem[0]))%(2<<20), "on a huge-page boundary")
+		}
+		l.Free()
+		l.Free() // twice is harmless
+		assert.Nil(t, l.Bytes())
+	}
+	assert.Len(t, NewLarge(0).Bytes(), 1, "never empty")
 }
