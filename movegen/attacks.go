@@ -243,9 +243,17 @@ func GivesCheck(p *board.Position, m board.Move) bool {
 			return true
 		}
 	}
-	// Discovered check: one of our sliders (not the mover) now sees the king.
+	// Discovered check: one of our sliders (not the mover) now sees the
+	// king. The king was not in check before the move, so only a piece
+	// that left a line through the king can uncover one, and only along
+	// that line: most moves need no slider attacks computed at all.
 	queens := p.Pieces(us, board.Queen)
-	sliders := (RookAttacks(ksq, occ)&(p.Pieces(us, board.Rook)|queens) |
-		BishopAttacks(ksq, occ)&(p.Pieces(us, board.Bishop)|queens)) &^ board.SquareBB(from)
-	return sliders != 0
+	var sliders board.Bitboard
+	switch {
+	case rookRays[ksq].Has(from):
+		sliders = RookAttacks(ksq, occ) & (p.Pieces(us, board.Rook) | queens)
+	case bishopRays[ksq].Has(from):
+		sliders = BishopAttacks(ksq, occ) & (p.Pieces(us, board.Bishop) | queens)
+	}
+	return sliders&^board.SquareBB(from) != 0
 }

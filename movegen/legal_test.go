@@ -386,3 +386,25 @@ func TestGivesCheckAgreesWithMakingTheMove(t *testing.T) {
 	}
 	require.Greater(t, checks, 1000)
 }
+
+// BenchmarkGivesCheck asks GivesCheck of every legal move of the suite's
+// first positions per iteration.
+func BenchmarkGivesCheck(b *testing.B) {
+	type pm struct {
+		p *board.Position
+		m []board.Move
+	}
+	var all []pm
+	for _, l := range readEPD(b, "../testdata/perft126.epd")[:40] {
+		p := mustFEN(b, l.fen)
+		all = append(all, pm{p, legalMoves(p)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, x := range all {
+			for _, m := range x.m {
+				movegen.GivesCheck(x.p, m)
+			}
+		}
+	}
+}
