@@ -48,6 +48,9 @@ make_table() {
     [ -f "$out/$tb.rtbw" ] && [ -f "$out/$tb.rtbz" ] && return 0
   fi
   case $tb in *P*) tool=rtbgenp ;; esac
+  # A run killed mid-table leaves the generator's pieces (KQPvKB.rtbw.1,
+  # ...); they are remade from the start, so clear them first.
+  rm -f "$out/$tb".rtbw.[0-9]* "$out/$tb".rtbz.[0-9]*
   log=$(mktemp)
   for _ in $(seq 1 64); do
     echo "generating $tb ${opt:+(WDL only)}" >&2
