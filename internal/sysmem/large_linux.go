@@ -15,7 +15,7 @@ const madvHugepage = 14
 // (the pages are then faulted in as huge ones where the kernel allows).
 // The advice failing (a kernel without transparent huge pages) still
 // leaves a usable mapping.
-func mapLarge(n int) (mem []byte, unmap func([]byte), ok bool) {
+func mapLarge(n int) (mem []byte, unmap func(), ok bool) {
 	size := (n + hugePage - 1) &^ (hugePage - 1)
 	raw, err := syscall.Mmap(-1, 0, size+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
@@ -23,5 +23,5 @@ func mapLarge(n int) (mem []byte, unmap func([]byte), ok bool) {
 	}
 	off := int(-uintptr(unsafe.Pointer(&raw[0])) & (hugePage - 1))
 	_ = syscall.Madvise(raw[off:off+size], madvHugepage)
-	return raw[off : off+n : off+n], func([]byte) { _ = syscall.Munmap(raw) }, true
+	return raw[off : off+n : off+n], func() { _ = syscall.Munmap(raw) }, true
 }

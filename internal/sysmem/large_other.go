@@ -3,4 +3,4 @@
 package sysmem
 
 // mapLarge has no huge-page mapping to offer here: NewLarge uses Go memory.
-func mapLarge(int) ([]byte, func([]byte), bool) { return nil, nil, false }
+func mapLarge(int) ([]byte, func(), bool) { return nil, nil, false }
