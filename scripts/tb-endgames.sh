@@ -6,17 +6,17 @@
 #   TBDIR=/path/to/tables scripts/tb-endgames.sh
 #   TBDIR=... RUNS=tables POSITIONS=10 scripts/tb-endgames.sh   # a short check
 #
-# Each position of EPD (scripts/tb-endgames.epd: 24 won positions, 6 each of KQvKR, KRvKP,
-# KBNvK and KRPvKR, the winning side to move, and 16 drawn ones of KRPvKR and KRvKP in which
-# some move loses) is played twice, colours swapped, at TC against Stockfish with no tables
+# Each position of EPD (scripts/tb-endgames.epd: 28 won positions, 6 each of KQvKR, KRvKP,
+# KBNvK and KRPvKR and 4 of KPPvKP, the winning side to move, and 20 drawn ones of KRPvKR,
+# KRvKP and KPPvKP in which some move loses) is played twice, colours swapped, at TC against Stockfish with no tables
 # (its SyzygyPath empty), 1 thread, Hash 16 and a Move Overhead of OVERHEAD ms each (a loaded
 # machine made Stockfish lose on time with its default 10). Run "tables" gives Twofold
 # SyzygyPath=TBDIR, run "baseline" nothing. No adjudication: every game is played to mate, the
 # fifty-move rule, repetition or insufficient material. The positions came from random
 # positions of those tables (internal/tbcheck.RandomPosition), kept when the tables said win
-# with a DTZ of at least 20 (KQvKR), 12 (KRvKP), 40 (KBNvK) or 10 (KRPvKR), or draw.
-# "go run ./cmd/tbcheck --tbdir TBDIR --pick SPECS" picks such positions for any table
-# (docs/tablebases.md).
+# with a DTZ of at least 20 (KQvKR), 12 (KRvKP), 40 (KBNvK) or 10 (KRPvKR), or draw; the
+# eight KPPvKP ones (the last lines) from "go run ./cmd/tbcheck --tbdir TBDIR --seed 1 --pick
+# KPPvKP:win:4:8,KPPvKP:draw:4", which picks such positions for any table (docs/tablebases.md).
 #
 # At the end each run's games are split by what the tables say of the start position for
 # Twofold's side (engine probe --syzygy TBDIR): winning (converted: won, which under the
@@ -24,8 +24,8 @@
 # W/D/L for each and overall, and how many of the wins came on time rather than on the board.
 #
 # TBDIR must hold the tables of every position and of what captures and promotions lead to:
-# every 3- and 4-piece table and KRPvKR with KQRvKR, KRRvKR, KRBvKR and KRNvKR
-# (scripts/syzygy-gen.sh GENDIR OUTDIR KRPvKR makes them; docs/tablebases.md).
+# every 3- and 4-piece table, and the 5-piece tables KRPvKR and KPPvKP lead to
+# (scripts/syzygy-gen.sh GENDIR OUTDIR KRPvKR KPPvKP makes them; docs/tablebases.md).
 #
 # fastchess is not part of this project: see scripts/sprt.sh's header for how to build it.
 #

@@ -19,8 +19,8 @@
 //
 // TABLE:win:N:MINDTZ picks N positions the side to move wins within the
 // fifty-move rule, at least MINDTZ plies from zeroing; TABLE:draw:N picks N
-// drawn ones in which some move loses. scripts/tb-endgames.epd was made so
-// (docs/tablebases.md).
+// drawn ones in which some move loses. The positions of
+// scripts/tb-endgames.epd were chosen by these rules (docs/tablebases.md).
 package main
 
 import (
