@@ -8,15 +8,16 @@
 #
 # Each position of EPD (scripts/tb-endgames.epd: 28 won positions, 6 each of KQvKR, KRvKP,
 # KBNvK and KRPvKR and 4 of KPPvKP, the winning side to move, and 20 drawn ones of KRPvKR,
-# KRvKP and KPPvKP in which some move loses) is played twice, colours swapped, at TC against Stockfish with no tables
-# (its SyzygyPath empty), 1 thread, Hash 16 and a Move Overhead of OVERHEAD ms each (a loaded
-# machine made Stockfish lose on time with its default 10). Run "tables" gives Twofold
-# SyzygyPath=TBDIR, run "baseline" nothing. No adjudication: every game is played to mate, the
-# fifty-move rule, repetition or insufficient material. The positions came from random
-# positions of those tables (internal/tbcheck.RandomPosition), kept when the tables said win
-# with a DTZ of at least 20 (KQvKR), 12 (KRvKP), 40 (KBNvK) or 10 (KRPvKR), or draw; the
-# eight KPPvKP ones (the last lines) from "go run ./cmd/tbcheck --tbdir TBDIR --seed 1 --pick
-# KPPvKP:win:4:8,KPPvKP:draw:4", which picks such positions for any table (docs/tablebases.md).
+# KRvKP and KPPvKP in which some move loses) is played twice, colours swapped, at TC against
+# Stockfish with no tables (its SyzygyPath empty), 1 thread, Hash 16 and a Move Overhead of
+# OVERHEAD ms each (a loaded machine made Stockfish lose on time with its default 10). Run
+# "tables" gives Twofold SyzygyPath=TBDIR, run "baseline" nothing. No adjudication: every game
+# is played to mate, the fifty-move rule, repetition or insufficient material. The positions
+# came from random positions of those tables (internal/tbcheck.RandomPosition), kept when the
+# tables said win with a DTZ of at least 20 (KQvKR), 12 (KRvKP), 40 (KBNvK) or 10 (KRPvKR), or
+# draw; the eight KPPvKP ones (the last lines) from "go run ./cmd/tbcheck --tbdir TBDIR --seed 1
+# --pick KPPvKP:win:4:8,KPPvKP:draw:4", which picks such positions for any table
+# (docs/tablebases.md).
 #
 # At the end each run's games are split by what the tables say of the start position for
 # Twofold's side (engine probe --syzygy TBDIR): winning (converted: won, which under the
