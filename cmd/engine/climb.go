@@ -132,12 +132,11 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	for _, s := range *seeds {
 		c.Seeds = append(c.Seeds, uint64(s))
 	}
-	if *scripts == "" {
-		*scripts = loop.FindScripts()
+	dir, err := trainerScripts(*scripts)
+	if err != nil {
+		return bad("%v", err)
 	}
-	if _, err := os.Stat(filepath.Join(*scripts, "train.py")); err != nil {
-		return bad("train.py not found in %q; pass --trainer DIR", *scripts)
-	}
+	*scripts = dir
 	// ONNX Runtime first (with the embedded network), so that a missing
 	// library is reported before anything else.
 	if _, err := onnx.Open(*ortLib, ""); err != nil {

@@ -60,6 +60,7 @@ func TestClimbRefusesBadFlags(t *testing.T) {
 		{[]string{"--fast-playouts", "8"}, "--fast-playouts must be"},
 		{[]string{"--ema", "1"}, "--ema 1: want a decay in [0, 1)"},
 		{[]string{"--surprise-weight", "-0.5"}, "--surprise-weight -0.5: want a share in [0, 1]"},
+		{[]string{"--trainer", "/no/such/dir"}, "--trainer /no/such/dir: no train.py there"},
 	} {
 		dir := t.TempDir()
 		code, _, stderr := engine(t, "", climbArgs(t, dir, c.args...)...)

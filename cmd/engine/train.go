@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,22 @@ func checkTechniques(ema, surprise float64) error {
 	return nil
 }
 
+// trainerScripts is the directory of train.py that engine train and engine
+// climb run: the --trainer flag's, else the checkout's azero/train found
+// above the working directory or the binary.
+func trainerScripts(flag string) (string, error) {
+	dir := flag
+	if dir == "" {
+		if dir = loop.FindScripts(); dir == "" {
+			return "", errors.New("no azero/train (train.py) above the working directory or the binary; pass --trainer DIR, a checkout's azero/train")
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "train.py")); err != nil {
+		return "", fmt.Errorf("--trainer %s: no train.py there; pass a checkout's azero/train", dir)
+	}
+	return dir, nil
+}
+
 func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
 	var c loop.Config
@@ -107,13 +124,12 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine train:", err)
 		return 2
 	}
-	if *scripts == "" {
-		*scripts = loop.FindScripts()
-	}
-	if _, err := os.Stat(filepath.Join(*scripts, "train.py")); err != nil {
-		fmt.Fprintf(stderr, "engine train: train.py not found in %q; pass --trainer DIR\n", *scripts)
+	dir, err := trainerScripts(*scripts)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine train:", err)
 		return 2
 	}
+	*scripts = dir
 	// ONNX Runtime first (with the embedded network), so that a missing
 	// library is reported before anything else.
 	if _, err := onnx.Open(*ortLib, ""); err != nil {
