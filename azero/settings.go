@@ -75,11 +75,12 @@ func (st *Settings) Declare() []mind.Option {
 			return err
 		}}
 	}
-	return []mind.Option{
-		param("CPuct", &st.opts.Params.CPuct, d.Params.CPuct, 0.01, 100),
-		param("CPuctBase", &st.opts.Params.CPuctBase, d.Params.CPuctBase, 1, 1e9),
-		param("FPUReduction", &st.opts.Params.FPUReduction, d.Params.FPUReduction, -2, 2),
-		param("PolicyTemperature", &st.opts.Params.PolicyTemp, d.Params.PolicyTemp, 0.1, 10),
+	var opts []mind.Option
+	defaults := paramOptions(&d.Params)
+	for i, o := range paramOptions(&st.opts.Params) {
+		opts = append(opts, param(o.name, o.value, *defaults[i].value, o.lo, o.hi))
+	}
+	return append(opts, []mind.Option{
 		{Name: "MCTSBatchSize", Kind: mind.Spin, Default: strconv.Itoa(d.BatchSize), Min: 1, Max: 256, Set: func(v string) error {
 			st.opts.BatchSize, _ = strconv.Atoi(v)
 			st.changed()
@@ -105,7 +106,37 @@ func (st *Settings) Declare() []mind.Option {
 			st.changed()
 			return nil
 		}},
+	}...)
+}
+
+// paramOption is one PUCT constant as a UCI option: its name and range.
+type paramOption struct {
+	name   string
+	value  *float64
+	lo, hi float64
+}
+
+// paramOptions are p's constants with their options' names and ranges,
+// in the order the UCI loop lists them.
+func paramOptions(p *Params) []paramOption {
+	return []paramOption{
+		{"CPuct", &p.CPuct, 0.01, 100},
+		{"CPuctBase", &p.CPuctBase, 1, 1e9},
+		{"FPUReduction", &p.FPUReduction, -2, 2},
+		{"PolicyTemperature", &p.PolicyTemp, 0.1, 10},
 	}
+}
+
+// Check reports the first constant outside the range its UCI option
+// accepts (a NaN is outside every range), for callers that take the
+// constants elsewhere than from the options, such as engine ladder.
+func (p Params) Check() error {
+	for _, o := range paramOptions(&p) {
+		if !(*o.value >= o.lo && *o.value <= o.hi) {
+			return fmt.Errorf("%s wants a number from %g to %g, got %v", o.name, o.lo, o.hi, *o.value)
+		}
+	}
+	return nil
 }
 
 // parseReal parses a real-valued option. The range test is written so

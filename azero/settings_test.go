@@ -45,6 +45,28 @@ func TestRealOptionRefusesNonFinite(t *testing.T) {
 	}
 }
 
+// Params.Check holds the constants to the UCI options' ranges, which
+// engine ladder relies on for its flags.
+func TestParamsCheck(t *testing.T) {
+	assert.NoError(t, DefaultParams.Check())
+	for _, c := range []struct {
+		change func(*Params)
+		want   string
+	}{
+		{func(p *Params) { p.CPuct = 0 }, "CPuct wants a number from 0.01 to 100, got 0"},
+		{func(p *Params) { p.CPuct = math.NaN() }, "CPuct wants"},
+		{func(p *Params) { p.CPuctBase = 2e9 }, "CPuctBase wants a number from 1 to 1e+09"},
+		{func(p *Params) { p.FPUReduction = math.Inf(-1) }, "FPUReduction wants a number from -2 to 2, got -Inf"},
+		{func(p *Params) { p.PolicyTemp = 0.05 }, "PolicyTemperature wants a number from 0.1 to 10"},
+	} {
+		p := DefaultParams
+		c.change(&p)
+		assert.ErrorContains(t, p.Check(), c.want)
+	}
+	edge := Params{CPuct: 100, CPuctBase: 1, FPUReduction: -2, PolicyTemp: 0.1}
+	assert.NoError(t, edge.Check(), "the ranges are closed")
+}
+
 // The settings keep their values while no searcher is open, give them to
 // the one Open makes (with the shared options), pass each change on to it,
 // and Close frees it.

@@ -48,9 +48,22 @@ func runLadder(args []string, stdout, stderr io.Writer) int {
 	if done, code := parseFlags(fs, args, ladderHelp, stdout, stderr); done {
 		return code
 	}
-	if *batch < 1 || *batch > 256 {
-		fmt.Fprintf(stderr, "engine ladder: --batch must be between 1 and 256 (MCTSBatchSize), got %d\n", *batch)
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "engine ladder: "+format+"\n", a...)
 		return 2
+	}
+	switch {
+	case *batch < 1 || *batch > 256:
+		return bad("--batch must be between 1 and 256 (MCTSBatchSize), got %d", *batch)
+	case *playouts < 1:
+		return bad("--playouts must be at least 1, got %d", *playouts)
+	case c.Games < 2:
+		return bad("--games must be at least 2 (each opening twice, colours swapped), got %d", c.Games)
+	case c.MaxPlies < 1 || c.Workers < 1:
+		return bad("--max-plies and --workers must be at least 1, got %d and %d", c.MaxPlies, c.Workers)
+	}
+	if err := params.Check(); err != nil {
+		return bad("%v (--cpuct, --cpuct-base, --fpu-reduction, --policy-temp)", err)
 	}
 	net, code := loadNetwork(*ortLib, *network, stderr)
 	if net == nil {

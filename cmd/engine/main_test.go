@@ -85,15 +85,34 @@ func TestHelpAndUnknownCommand(t *testing.T) {
 	for _, flag := range []string{"--cpuct", "--cpuct-base", "--fpu-reduction", "--policy-temp", "--batch"} {
 		assert.Contains(t, out, flag, "the MCTS player's search options")
 	}
-	if onnx.Supported {
-		code, _, errOut := engine(t, "", "ladder", "--batch", "0")
-		assert.Equal(t, 2, code)
-		assert.Contains(t, errOut, "--batch must be between 1 and 256")
-	}
-
 	code, _, errOut := engine(t, "", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `unknown command "frobnicate"`)
+}
+
+// engine ladder refuses settings that would measure something other than
+// what was asked (0 playouts once played 1 and printed 0; a NaN constant
+// was replaced by the default) before it loads a network.
+func TestLadderRefusesBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--batch", "0"}, "--batch must be between 1 and 256"},
+		{[]string{"--playouts", "0"}, "--playouts must be at least 1, got 0"},
+		{[]string{"--games", "1"}, "--games must be at least 2"},
+		{[]string{"--max-plies", "0"}, "--max-plies and --workers must be at least 1"},
+		{[]string{"--workers", "0"}, "--max-plies and --workers must be at least 1"},
+		{[]string{"--cpuct", "NaN"}, "CPuct wants a number from 0.01 to 100, got NaN"},
+		{[]string{"--cpuct-base", "0"}, "CPuctBase wants a number from 1 to 1e+09, got 0"},
+		{[]string{"--fpu-reduction", "Inf"}, "FPUReduction wants a number from -2 to 2, got +Inf"},
+		{[]string{"--policy-temp", "0"}, "PolicyTemperature wants a number from 0.1 to 10, got 0"},
+	} {
+		code, out, errOut := engine(t, "", append([]string{"ladder", "--rungs", "random"}, c.args...)...)
+		assert.Equal(t, 2, code, c.args)
+		assert.Contains(t, errOut, c.want, c.args)
+		assert.Empty(t, out, c.args)
+	}
 }
 
 func TestNoArgumentsSpeaksUCI(t *testing.T) {
