@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,10 +70,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	// OpenBench and fastchess call "engine bench" with a positional depth.
 	if fs.NArg() == 1 {
-		if _, err := fmt.Sscanf(fs.Arg(0), "%d", depth); err != nil {
-			fmt.Fprintf(stderr, "engine bench: unexpected argument %q\n", fs.Arg(0))
+		d, err := strconv.Atoi(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintf(stderr, "engine bench: unexpected argument %q (a depth?)\n", fs.Arg(0))
 			return 2
 		}
+		*depth = d
 	} else if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "engine bench: unexpected arguments %q\n", fs.Args())
 		return 2
@@ -80,6 +83,18 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if *depth < 1 || *depth > 60 {
 		fmt.Fprintf(stderr, "engine bench: --depth must be between 1 and 60, got %d\n", *depth)
 		return 2
+	}
+	// A flag of the other searcher would be ignored: say so rather than
+	// measure something else than was asked.
+	other := []string{"movetime", "positions", "threads", "batch", "onnxruntime"}
+	if *mode == "mcts" || *mode == "MCTS" {
+		other = []string{"depth"}
+	}
+	for _, name := range other {
+		if fs.Changed(name) || (name == "depth" && fs.NArg() == 1) {
+			fmt.Fprintf(stderr, "engine bench: --%s does not apply to --search %s (see engine bench --help)\n", name, *mode)
+			return 2
+		}
 	}
 	switch *mode {
 	case "alphabeta", "AlphaBeta":

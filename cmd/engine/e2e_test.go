@@ -405,6 +405,11 @@ func TestBenchFlags(t *testing.T) {
 		{"bench", "x"},
 		{"bench", "1", "2"},
 		{"bench", "--frobnicate"},
+		{"bench", "12abc"},
+		{"bench", "--threads", "4"}, // the mcts bench's flags: the alpha-beta bench would ignore them
+		{"bench", "--movetime", "100"},
+		{"bench", "--search", "mcts", "--depth", "3"},
+		{"bench", "--search", "mcts", "5"},
 	} {
 		code, _, errOut := engine(t, "", args...)
 		assert.Equal(t, 2, code, args)
