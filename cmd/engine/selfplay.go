@@ -69,6 +69,16 @@ func checkSelfplay(c *azero.SelfPlayConfig) error {
 		return fmt.Errorf("--full-share must be in (0, 1], not %g", c.FullShare)
 	case c.GumbelActions < 0 || c.GumbelActions > 256:
 		return fmt.Errorf("--gumbel must be 0 (off) or between 1 and 256 moves, not %d", c.GumbelActions)
+	case c.Workers < 1 || c.Parallel < 1 || c.LeavesPerGame < 1 || c.ChunkGames < 1:
+		return fmt.Errorf("--workers, --parallel, --leaves and --chunk-games must be at least 1, not %d, %d, %d and %d",
+			c.Workers, c.Parallel, c.LeavesPerGame, c.ChunkGames)
+	case c.MaxPlies < 1 || c.SamplePlies < 0:
+		return fmt.Errorf("--max-plies must be at least 1 and --sample-plies at least 0, not %d and %d", c.MaxPlies, c.SamplePlies)
+	case !(c.NoiseWeight >= 0 && c.NoiseWeight <= 1) || c.NoiseWeight > 0 && !(c.NoiseAlpha > 0 && c.NoiseAlpha <= 100):
+		return fmt.Errorf("--noise-weight must be in [0, 1] and --noise-alpha in (0, 100], not %g and %g", c.NoiseWeight, c.NoiseAlpha)
+	case !(c.ResignThreshold >= 0 && c.ResignThreshold <= 1) || !(c.ResignCheck >= 0 && c.ResignCheck <= 1):
+		// A Q is in [-1, 1]: a threshold beyond 1 could never resign.
+		return fmt.Errorf("--resign and --resign-check must be in [0, 1], not %g and %g", c.ResignThreshold, c.ResignCheck)
 	}
 	return nil
 }
@@ -78,13 +88,17 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 	cfg := addSelfplayFlags(fs, azero.DefaultSelfPlay)
 	games := fs.Int("games", azero.DefaultSelfPlay.Games, "games to play")
 	network := fs.String("network", "", "network file (default: the embedded one)")
-	chunks := fs.String("chunks", "selfplay/chunks", "directory for sample chunks")
-	pgn := fs.String("pgn", "selfplay/games.pgn", "PGN file the games are appended to (\"\" = none)")
+	chunks := fs.String("chunks", "runs/selfplay/chunks", "directory for sample chunks")
+	pgn := fs.String("pgn", "runs/selfplay/games.pgn", "PGN file the games are appended to (\"\" = none)")
 	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
 	if done, code := parseFlags(fs, args, selfplayHelp, stdout, stderr); done {
 		return code
 	}
 	cfg.Games = *games
+	if *games < 1 {
+		fmt.Fprintf(stderr, "engine selfplay: --games must be at least 1, not %d\n", *games)
+		return 2
+	}
 	if err := checkSelfplay(cfg); err != nil {
 		fmt.Fprintln(stderr, "engine selfplay:", err)
 		return 2
