@@ -94,6 +94,9 @@ func TestHelpAndUnknownCommand(t *testing.T) {
 // what was asked (0 playouts once played 1 and printed 0; a NaN constant
 // was replaced by the default) before it loads a network.
 func TestLadderRefusesBadFlags(t *testing.T) {
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild) // engine ladder refuses earlier, saying MCTS is not in the build
+	}
 	for _, c := range []struct {
 		args []string
 		want string

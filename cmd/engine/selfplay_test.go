@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/twofold-chess/twofold/azero"
+	"github.com/twofold-chess/twofold/azero/onnx"
 )
 
 // Self-play settings that cannot work are refused with the flag's name.
@@ -48,6 +49,9 @@ func TestCheckSelfplay(t *testing.T) {
 
 // A count of games below 1 once meant "until stopped".
 func TestSelfplayRefusesNoGames(t *testing.T) {
+	if !onnx.Supported {
+		t.Skip(onnx.ErrNotInBuild) // engine selfplay refuses earlier, saying MCTS is not in the build
+	}
 	for _, n := range []string{"0", "-3"} {
 		code, _, errOut := engine(t, "", "selfplay", "--games", n)
 		assert.Equal(t, 2, code, n)
