@@ -84,10 +84,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine bench: --depth must be between 1 and 60, got %d\n", *depth)
 		return 2
 	}
+	mcts := *mode == "mcts" || *mode == "MCTS"
+	if !mcts && *mode != "alphabeta" && *mode != "AlphaBeta" {
+		fmt.Fprintf(stderr, "engine bench: --search wants alphabeta or mcts, got %q\n", *mode)
+		return 2
+	}
 	// A flag of the other searcher would be ignored: say so rather than
 	// measure something else than was asked.
 	other := []string{"movetime", "positions", "threads", "batch", "onnxruntime"}
-	if *mode == "mcts" || *mode == "MCTS" {
+	if mcts {
 		other = []string{"depth"}
 	}
 	for _, name := range other {
@@ -96,8 +101,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	switch *mode {
-	case "alphabeta", "AlphaBeta":
+	if !mcts {
 		net, err := loadNNUE(*network)
 		if err != nil {
 			fmt.Fprintln(stderr, "engine bench:", err)
@@ -105,10 +109,6 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
 		return 0
-	case "mcts", "MCTS":
-	default:
-		fmt.Fprintf(stderr, "engine bench: --search wants alphabeta or mcts, got %q\n", *mode)
-		return 2
 	}
 	if *moveTime < 1 || *threads < 1 || *batch < 1 || *positions < 1 {
 		fmt.Fprintln(stderr, "engine bench: --movetime, --positions, --threads and --batch must be positive")

@@ -415,6 +415,9 @@ func TestBenchFlags(t *testing.T) {
 		assert.Equal(t, 2, code, args)
 		assert.NotEmpty(t, errOut, args)
 	}
+	code, _, errOut := engine(t, "", "bench", "--search", "foo", "--threads", "2")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `--search wants alphabeta or mcts, got "foo"`, "the searcher is checked before its flags")
 }
 
 // --network gives the alpha-beta bench an NNUE network: it is named first,
