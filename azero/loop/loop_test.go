@@ -30,7 +30,7 @@ type stubTrainer struct {
 	fail    error
 	failOn  string // Train fails with fail only for this job key ("": every job)
 	inits   []NetShape
-	packs   []string // Pack's chunk directories
+	packs   [][]string // Pack's chunk directories, call by call
 }
 
 func (s *stubTrainer) Init(dir string, shape NetShape, export string) error {

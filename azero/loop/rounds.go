@@ -21,7 +21,8 @@ import (
 // the recipe that made the shipped network. Each round
 //
 //  1. plays Games self-play games with the current network,
-//  2. packs them into a sample set, the newest Holdout chunk files held
+//  2. packs them into a sample set (with the games of up to Window-1
+//     rounds before it), the newest Holdout chunk files of the round held
 //     out (RoundTrainer.Pack),
 //  3. trains the current network on the training split in segments, one
 //     learning rate each (Steps[i] steps at LR[i]), and exports the
@@ -50,6 +51,12 @@ type Rounds struct {
 	SelfPlay azero.SelfPlayConfig
 	// Holdout is the number of newest chunk files kept out of training.
 	Holdout int
+	// Window is the number of rounds whose games a round trains on: its
+	// own and up to Window-1 before it (0 or 1: its own only). A round
+	// whose candidate was kept played the same network as the next, so
+	// its games are as fresh as the next round's: a window lets rounds
+	// too small to train on alone add up.
+	Window int
 	// Training: the segments (Steps[i] steps at LR[i], the same length),
 	// the batch and L2; the first segment starts from the current network.
 	Steps []int
@@ -90,9 +97,10 @@ type Rounds struct {
 // set, and the held-out loss of networks.
 type RoundTrainer interface {
 	Trainer
-	// Pack writes every sample of the chunk files in chunks to the sample
-	// set folder set, the newest holdout files as its held-out split.
-	Pack(chunks, set string, holdout int) error
+	// Pack writes every sample of the chunk files in the directories
+	// chunks (oldest first) to the sample set folder set, the newest
+	// holdout files of the last directory as its held-out split.
+	Pack(chunks []string, set string, holdout int) error
 	// HeldOut measures networks (ONNX files) on set's held-out split.
 	HeldOut(set string, networks ...string) ([]HeldOut, error)
 }
@@ -236,6 +244,8 @@ func RunRounds(c *Rounds) error {
 		return fmt.Errorf("loop: %d training segments' steps and %d learning rates", len(c.Steps), len(c.LR))
 	case len(c.Seeds) == 0:
 		return errors.New("loop: no ladder seeds")
+	case c.Window < 0:
+		return fmt.Errorf("loop: a window of %d rounds", c.Window)
 	case c.Games <= c.Holdout*max(c.SelfPlay.ChunkGames, 1):
 		return fmt.Errorf("loop: %d games a round in chunks of %d cannot leave the newest %d chunk files out and train on the rest",
 			c.Games, c.SelfPlay.ChunkGames, c.Holdout)
@@ -292,6 +302,17 @@ func RunRounds(c *Rounds) error {
 	return nil
 }
 
+// windowChunks is the chunk directories round k trains on, oldest first:
+// those of the Window-1 rounds before it that played (round 0 does not)
+// and its own.
+func (r *roundsRun) windowChunks(k int) []string {
+	var dirs []string
+	for j := max(k-max(r.Window, 1)+1, 1); j <= k; j++ {
+		dirs = append(dirs, r.path(roundDir(j), "chunks"))
+	}
+	return dirs
+}
+
 // stage runs the current stage and moves the state to the next.
 func (r *roundsRun) stage(start time.Time) error {
 	st := &r.st
@@ -329,7 +350,11 @@ func (r *roundsRun) stage(start time.Time) error {
 		r.logf("round %d selfplay: %d games in %s", k, st.RoundGames, time.Since(t0).Round(time.Second))
 		st.Stage, st.SelfPlay = "pack", nil
 	case "pack":
-		if err := r.Trainer.Pack(r.path(dir, "chunks"), r.path(dir, "set"), r.Holdout); err != nil {
+		chunks := r.windowChunks(k)
+		if len(chunks) > 1 {
+			r.logf("round %d pack: the games of rounds %d to %d", k, k-len(chunks)+1, k)
+		}
+		if err := r.Trainer.Pack(chunks, r.path(dir, "set"), r.Holdout); err != nil {
 			return err
 		}
 		st.Stage = "train"

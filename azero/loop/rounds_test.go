@@ -20,16 +20,20 @@ import (
 
 // Pack stands in for sampleset.py: it checks that there is more than the
 // held-out files and writes the set's meta.json.
-func (s *stubTrainer) Pack(chunks, set string, holdout int) error {
+func (s *stubTrainer) Pack(chunks []string, set string, holdout int) error {
 	s.mu.Lock()
 	s.packs = append(s.packs, chunks)
 	s.mu.Unlock()
-	files, err := filepath.Glob(filepath.Join(chunks, "*"+chunk.Ext))
-	if err != nil {
-		return err
-	}
-	if len(files) <= holdout {
-		return fmt.Errorf("%d chunk files in %s: need more than --holdout %d", len(files), chunks, holdout)
+	var files []string
+	for i, dir := range chunks {
+		here, err := filepath.Glob(filepath.Join(dir, "*"+chunk.Ext))
+		if err != nil {
+			return err
+		}
+		if i == len(chunks)-1 && len(here) <= holdout {
+			return fmt.Errorf("%d chunk files in %s: need more than --holdout %d", len(here), dir, holdout)
+		}
+		files = append(files, here...)
 	}
 	if err := os.MkdirAll(set, 0o755); err != nil {
 		return err
@@ -108,7 +112,7 @@ func TestRoundsRunARound(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, chunks, 4, "one chunk per game")
 	assert.Equal(t, 4, count(t, filepath.Join(dir, "round-001", "games.pgn"), `[Event "Twofold self-play"]`))
-	assert.Equal(t, []string{filepath.Join(dir, "round-001", "chunks")}, tr.packs)
+	assert.Equal(t, [][]string{{filepath.Join(dir, "round-001", "chunks")}}, tr.packs)
 	set := filepath.Join(dir, "round-001", "set")
 	assert.Equal(t, []TrainJob{
 		{Key: "round001-seg1", SampleSet: set, From: filepath.Join(dir, "round-000", "network.onnx"), Steps: 10, Batch: 16, LR: 0.01, L2: 1e-4},
@@ -245,6 +249,26 @@ func TestRoundsPromoteByTheTest(t *testing.T) {
 	assert.Contains(t, c2.Out.(*strings.Builder).String(), "-> kept the parent (promoted all the same: --always-promote)")
 }
 
+// With a window of two rounds every round trains on its games and those
+// of the round before it (round 1 has none before it: round 0 only
+// measures), the older first, so the held-out files stay the round's own.
+func TestRoundsTrainOnAWindow(t *testing.T) {
+	tr := &stubTrainer{}
+	c := testRounds(t, tr)
+	c.Rounds, c.Window = 3, 2
+	require.NoError(t, RunRounds(c))
+	dir := c.RunDir
+	chunks := func(k int) string { return filepath.Join(dir, roundDir(k), "chunks") }
+	assert.Equal(t, [][]string{{chunks(1)}, {chunks(1), chunks(2)}, {chunks(2), chunks(3)}}, tr.packs)
+	out := c.Out.(*strings.Builder).String()
+	assert.Contains(t, out, "round 3 pack: the games of rounds 2 to 3")
+	assert.NotContains(t, out, "round 1 pack:")
+
+	c2 := testRounds(t, &stubTrainer{})
+	c2.Window = -1
+	assert.ErrorContains(t, RunRounds(c2), "a window of -1 rounds")
+}
+
 // Killed at any stage, the same command goes on where it was: a training
 // segment that failed is the first one run again (the one before it is
 // not), a ladder seed measured before a failure is read back, not played
@@ -339,7 +363,7 @@ type packFails struct {
 	err error
 }
 
-func (p packFails) Pack(string, string, int) error { return p.err }
+func (p packFails) Pack([]string, string, int) error { return p.err }
 
 // A diverged training or a candidate that does not load is refused: its
 // files set aside, the round's trainer removed, the refusal recorded, and

@@ -145,8 +145,12 @@ func (p PyTorch) Train(dir string, j TrainJob, export string) error {
 }
 
 // Pack implements RoundTrainer with sampleset.py.
-func (p PyTorch) Pack(chunks, set string, holdout int) error {
-	return p.run("sampleset.py", "--chunks", chunks, "--out", set, "--holdout", fmt.Sprint(holdout))
+func (p PyTorch) Pack(chunks []string, set string, holdout int) error {
+	var args []string
+	for _, c := range chunks {
+		args = append(args, "--chunks", c)
+	}
+	return p.run("sampleset.py", append(args, "--out", set, "--holdout", fmt.Sprint(holdout))...)
 }
 
 // HeldOut implements RoundTrainer with evaluate.py.

@@ -75,7 +75,8 @@ func TestPyTorchRoundsTrainer(t *testing.T) {
 		Steps: 3000, Batch: 1024, LR: 0.01, L2: 1e-4}, ""))
 	require.NoError(t, p.Train("/run/round-001/trainer", TrainJob{Key: "round001-seg2", SampleSet: "/run/round-001/set",
 		Steps: 900, Batch: 1024, LR: 0.001, L2: 1e-4}, "/run/round-001/network.onnx"))
-	require.NoError(t, p.Pack("/run/round-001/chunks", "/run/round-001/set", 24))
+	require.NoError(t, p.Pack([]string{"/run/round-001/chunks"}, "/run/round-001/set", 24))
+	require.NoError(t, p.Pack([]string{"/run/round-001/chunks", "/run/round-002/chunks"}, "/run/round-002/set", 24))
 	res, err := p.HeldOut("/run/round-001/set", "/a.onnx", "/b.onnx")
 	require.NoError(t, err)
 	assert.Equal(t, []HeldOut{
@@ -89,6 +90,7 @@ func TestPyTorchRoundsTrainer(t *testing.T) {
 		train + " --exit-with-parent --target-key round001-seg1 --sample-set /run/round-001/set --run-dir /run/round-001/trainer --steps 3000 --batch 1024 --lr 0.01 --l2 0.0001 --q-ratio 0 --log-every 50 --init-onnx /run/round-000/network.onnx --device cuda --threads 2",
 		train + " --exit-with-parent --target-key round001-seg2 --sample-set /run/round-001/set --run-dir /run/round-001/trainer --steps 900 --batch 1024 --lr 0.001 --l2 0.0001 --q-ratio 0 --log-every 50 --device cuda --threads 2 --export /run/round-001/network.onnx",
 		sampleset + " --chunks /run/round-001/chunks --out /run/round-001/set --holdout 24",
+		sampleset + " --chunks /run/round-001/chunks --chunks /run/round-002/chunks --out /run/round-002/set --holdout 24",
 		evaluate + " --sample-set /run/round-001/set --json /a.onnx /b.onnx",
 	}, strings.Split(strings.TrimSpace(string(data)), "\n"))
 

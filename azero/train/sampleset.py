@@ -4,8 +4,9 @@ and train there.
 
   python3 azero/train/sampleset.py --chunks runs/RUN/chunks --out set --holdout 24
 
-The newest --holdout chunk files become the held-out split ("hold", for evaluate.py); the
-rest the training split ("train", for train.py --sample-set). Each split is a few flat
+--chunks may be given more than once, oldest directory first (a window of several rounds'
+games). The newest --holdout chunk files of the last directory become the held-out split
+("hold", for evaluate.py); the rest the training split ("train", for train.py --sample-set). Each split is a few flat
 arrays, one xz-compressed file each, named SPLIT.FIELD.DTYPE.SHAPE.xz:
 
   bits      uint8  [N, 17, 8]  the bitboards' little-endian bytes (as in a chunk)
@@ -20,8 +21,8 @@ Columns compress far better than gzip'ed records (1.05M samples of 26,600 games:
 chunks, 43 MB of sample set). The only loss is the policy probabilities' precision: the square
 root keeps small probabilities (down to 1.5e-5) apart from zero, and load() renormalises
 each sample's entries to sum to 1 (the cross-entropy moves by about 1e-3 nats).
-Samples keep the chunks' order (oldest first, by mtime and name), so the training
-split's tail is the newest data, as a chunk window's is.
+Samples keep the chunks' order (the directories in the order given, each oldest first by
+mtime and name), so the training split's tail is the newest data, as a chunk window's is.
 """
 
 import argparse
@@ -72,16 +73,26 @@ def _write(job):
     return path
 
 
-def pack(chunk_dir, out, holdout=0, workers=None, log=print):
-    """Write chunk_dir's samples to the sample set folder out; returns its metadata."""
-    paths = list_chunks(chunk_dir)
-    if len(paths) <= holdout:
-        raise ValueError("%d chunk files in %s: need more than --holdout %d" % (len(paths), chunk_dir, holdout))
+def pack(chunk_dirs, out, holdout=0, workers=None, log=print):
+    """Write the samples of chunk_dirs (one directory, or a list, oldest first) to the sample
+    set folder out, the newest holdout files of the last directory held out; returns its
+    metadata."""
+    if isinstance(chunk_dirs, (str, os.PathLike)):
+        chunk_dirs = [chunk_dirs]
+    if not chunk_dirs:
+        raise ValueError("no chunk directory")
+    older = []
+    for d in chunk_dirs[:-1]:
+        older += list_chunks(d)
+    newest = list_chunks(chunk_dirs[-1])
+    if len(newest) <= holdout:
+        raise ValueError("%d chunk files in %s: need more than --holdout %d" % (len(newest), chunk_dirs[-1], holdout))
     os.makedirs(out, exist_ok=True)
     for old in glob.glob(os.path.join(out, "*.xz")):
         os.remove(old)
-    split_paths = {"train": paths[:len(paths) - holdout], "hold": paths[len(paths) - holdout:]}
-    meta = {"source": os.path.abspath(chunk_dir), "splits": {}}
+    split_paths = {"train": older + newest[:len(newest) - holdout], "hold": newest[len(newest) - holdout:]}
+    sources = [os.path.abspath(d) for d in chunk_dirs]
+    meta = {"source": sources[0] if len(sources) == 1 else sources, "splits": {}}
     jobs = []
     for split in SPLITS:
         data, used = read_chunks(split_paths[split], log)
@@ -134,7 +145,8 @@ def load(folder, split="train"):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--chunks", required=True, help="self-play chunk directory (*.twfc.gz)")
+    ap.add_argument("--chunks", required=True, action="append",
+                    help="self-play chunk directory (*.twfc.gz); repeat for several, oldest first")
     ap.add_argument("--out", required=True, help="sample set folder to write")
     ap.add_argument("--holdout", type=int, default=0, help="newest chunk files kept out of training")
     ap.add_argument("--workers", type=int, default=None, help="compression processes (default: cores)")

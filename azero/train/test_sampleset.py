@@ -1,6 +1,7 @@
 """Tests for sample sets (sampleset.py), training on one (train.py --sample-set) and the
 held-out evaluation (evaluate.py)."""
 
+import json
 import os
 import shutil
 import sys
@@ -67,6 +68,27 @@ class TestSampleSet(unittest.TestCase):
             has = np.diff(got.pol_start) > 0
             np.testing.assert_allclose(sums[has], 1.0, atol=1e-5)
             self.assertTrue(np.all(sums[~has] == 0))
+
+    def test_several_directories(self):
+        # An older round's directory comes first and is trained on whole; only the last
+        # directory's newest files are held out, even when the older ones are newer by mtime.
+        older = os.path.join(self.dir, "older")
+        os.makedirs(older)
+        rs = np.random.RandomState(9)
+        path = os.path.join(older, "900.twfc.gz")
+        chunks.write_chunk(path, [random_sample(rs) for _ in range(7)])
+        out = os.path.join(self.dir, "window")
+        rc, _, err = run_main(sampleset.main, ["--chunks", older, "--chunks", self.chunks, "--out", out,
+                                               "--holdout", "1", "--workers", "1"])
+        self.assertEqual(rc, 0, err)
+        train, hold = sampleset.load(out, "train"), sampleset.load(out, "hold")
+        want = chunks.Packed.concat([chunks.read_chunk_packed(path)] + [
+            chunks.read_chunk_packed(os.path.join(self.chunks, n)) for n in ("000.twfc.gz", "001.twfc.gz", "002.twfc.gz")])
+        self.assertEqual(len(train), len(want))
+        np.testing.assert_array_equal(train.bits, want.bits)
+        self.assertEqual(len(hold), len(self.original(["003.twfc.gz"])))
+        with open(os.path.join(out, "meta.json")) as f:
+            self.assertEqual(json.load(f)["source"], [os.path.abspath(older), os.path.abspath(self.chunks)])
 
     def test_missing_split_and_bad_holdout(self):
         with self.assertRaises(ValueError):

@@ -26,7 +26,8 @@ resumable. Round 0 measures the starting network (--init-network) on the
 ladder; then every round
   1. self-play: --games games of the current network (Gumbel root, playout
      cap randomization) -> DIR/round-NNN/chunks, games.pgn
-  2. pack: a sample set of them, the newest --holdout chunk files held out
+  2. pack: a sample set of them (and of the --window - 1 rounds before),
+     the round's newest --holdout chunk files held out
      (azero/train/sampleset.py) -> DIR/round-NNN/set
   3. train: the current network trained on the set in segments, --steps[i]
      steps at --lr[i] each, batch --batch (azero/train/train.py --init-onnx)
@@ -71,6 +72,7 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	initNet := fs.String("init-network", onnx.DefaultNetworkName, "the starting network of a new run ("+onnx.DefaultNetworkName+" = the embedded one)")
 	fs.IntVar(&c.Games, "games", 24000, "self-play games per round")
 	fs.IntVar(&c.Holdout, "holdout", 24, "newest chunk files of a round held out of training")
+	fs.IntVar(&c.Window, "window", 1, "rounds whose games a round trains on: its own and the window - 1 before it")
 	fs.IntSliceVar(&c.Steps, "steps", []int{3000, 900}, "training segments' steps, from the current network")
 	lrs := fs.StringSlice("lr", []string{"0.01", "0.001"}, "the segments' learning rates, one for each of --steps")
 	fs.IntVar(&c.Batch, "batch", 1024, "training batch size")
@@ -111,8 +113,8 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 		return bad("--steps has %d segments and --lr %d: give one learning rate a segment", len(c.Steps), len(c.LR))
 	case slices.ContainsFunc(c.Steps, func(s int) bool { return s < 1 }):
 		return bad("--steps %v: every segment needs at least one step", c.Steps)
-	case c.Games < 1 || c.Holdout < 0 || c.Batch < 1:
-		return bad("--games and --batch must be at least 1 and --holdout at least 0")
+	case c.Games < 1 || c.Holdout < 0 || c.Batch < 1 || c.Window < 1:
+		return bad("--games, --batch and --window must be at least 1 and --holdout at least 0")
 	case c.LadderPlayouts < 1 || c.Ladder.Games < 2 || len(*seeds) == 0:
 		return bad("--ladder-playouts must be at least 1, --ladder-games at least 2, and --ladder-seeds not empty")
 	case !(c.Z >= 0) || math.IsInf(c.Z, 0):
