@@ -686,6 +686,12 @@ def run_training(args, ddp, device):
         setattr(net, NEEDS_CALIBRATION, False)
         log("calibrated the imported network's batch norms on %d samples" % min(len(data), CALIBRATION_SAMPLES))
 
+    # oneDNN's convolutions run about 1.2x faster on channels-last tensors (a 4 x 32
+    # network, batch 1,024, 2 CPU threads). Only the memory layout changes, no value; the
+    # net goes back to the default layout before it is checked, saved and exported.
+    layout = torch.channels_last if device.type == "cpu" and not ddp.enabled else torch.contiguous_format
+    net.to(memory_format=layout)
+
     ema = None  # the weight average, kept by the rank that saves and exports
     if args.ema > 0 and ddp.main:
         try:
@@ -737,7 +743,7 @@ def run_training(args, ddp, device):
         for _ in range(todo):
             idx = rng.integers(0, n, size=args.batch)
             planes, pol, val = data.dense(idx, args.q_ratio, wdl=net.wdl)
-            planes = torch.from_numpy(planes).to(device, non_blocking=True)
+            planes = torch.from_numpy(planes).to(device, non_blocking=True).contiguous(memory_format=layout)
             pol = torch.from_numpy(pol).to(device, non_blocking=True)
             val = torch.from_numpy(val).to(device, non_blocking=True)
 
@@ -795,6 +801,7 @@ def run_training(args, ddp, device):
     if not ddp.enabled:
         halt = bool(stop)  # includes a signal that came after the last step
 
+    net.to(memory_format=torch.contiguous_format)
     export_net = net
     if diverged is None:
         bad = nonfinite_tensors(net)
