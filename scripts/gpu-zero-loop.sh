@@ -23,7 +23,8 @@
 # on the cores less two, the trainer on the GPU (--device auto), for DURATION seconds, and
 # writes machine.txt, climb.log and
 #   climb.tar.gz     the run directory without the chunk files and sample sets of the finished
-#                    rounds (the current round's are in it): unpack it anywhere and run
+#                    rounds (the current round's are in it, and with --window N in CLIMB_FLAGS
+#                    the chunk files of the N - 1 rounds before it): unpack it anywhere and run
 #                    `engine climb --run-dir DIR` with the same flags to go on
 #
 # Environment (defaults in brackets; relative paths are from the checkout's root):
@@ -133,12 +134,20 @@ climb() {
 		--workers "$workers" --ladder-workers "$workers" ${GAMES:+--games "$GAMES"} $flags >"$out/climb.log" 2>&1
 	echo "climb exit status $? (124: stopped after $dur s)" | tee -a "$out/machine.txt"
 	tail -20 "$out/climb.log"
-	local cur d skip=()
+	local cur d n window=1 skip=()
 	cur=$(sed -n 's/^ *"round": \([0-9]*\),*$/\1/p' "$run/state.json" 2>/dev/null | head -1)
+	[[ $flags =~ --window[=\ ]+([0-9]+) ]] && window=${BASH_REMATCH[1]}
 	for d in "$run"/round-*/; do
 		d=${d%/}
 		d=${d##*/}
-		[ "$((10#${d#round-}))" = "${cur:--1}" ] || skip+=(--exclude="./$d/chunks" --exclude="./$d/set")
+		n=$((10#${d#round-}))
+		if [ "$n" = "${cur:--1}" ]; then
+			continue
+		elif ((n < ${cur:-0} && n > ${cur:-0} - window)); then
+			skip+=(--exclude="./$d/set") # the window's games go on with the run
+		else
+			skip+=(--exclude="./$d/chunks" --exclude="./$d/set")
+		fi
 	done
 	tar -czf "$out/climb.tar.gz" -C "$run" --exclude=./lock "${skip[@]}" . || echo "could not pack the run directory"
 	ls -la "$out"

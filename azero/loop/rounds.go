@@ -304,13 +304,19 @@ func RunRounds(c *Rounds) error {
 
 // windowChunks is the chunk directories round k trains on, oldest first:
 // those of the Window-1 rounds before it that played (round 0 does not)
-// and its own.
+// and its own. An earlier round whose chunks are gone (a run directory
+// copied without them) is left out, saying so.
 func (r *roundsRun) windowChunks(k int) []string {
 	var dirs []string
-	for j := max(k-max(r.Window, 1)+1, 1); j <= k; j++ {
-		dirs = append(dirs, r.path(roundDir(j), "chunks"))
+	for j := max(k-max(r.Window, 1)+1, 1); j < k; j++ {
+		dir := r.path(roundDir(j), "chunks")
+		if _, err := os.Stat(dir); err != nil {
+			r.logf("round %d pack: no games of round %d (%v); the window goes on without them", k, j, err)
+			continue
+		}
+		dirs = append(dirs, dir)
 	}
-	return dirs
+	return append(dirs, r.path(roundDir(k), "chunks"))
 }
 
 // stage runs the current stage and moves the state to the next.

@@ -264,6 +264,15 @@ func TestRoundsTrainOnAWindow(t *testing.T) {
 	assert.Contains(t, out, "round 3 pack: the games of rounds 2 to 3")
 	assert.NotContains(t, out, "round 1 pack:")
 
+	// A run directory brought back without an earlier round's games
+	// trains on what is there, saying what is missing.
+	require.NoError(t, os.RemoveAll(chunks(3)))
+	tr.packs = nil
+	c.Rounds, c.Window = 4, 3
+	require.NoError(t, RunRounds(c))
+	assert.Equal(t, [][]string{{chunks(2), chunks(4)}}, tr.packs)
+	assert.Contains(t, c.Out.(*strings.Builder).String(), "round 4 pack: no games of round 3")
+
 	c2 := testRounds(t, &stubTrainer{})
 	c2.Window = -1
 	assert.ErrorContains(t, RunRounds(c2), "a window of -1 rounds")
