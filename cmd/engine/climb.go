@@ -79,7 +79,9 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.L2, "l2", 1e-4, "L2 weight decay")
 	addTechniqueFlags(fs, &c.EMA, &c.SurpriseWeight)
 	device := fs.String("device", "auto", "train.py --device: auto, cpu or cuda")
-	threads := fs.Int("threads", 0, "trainer threads (0 = PyTorch's default)")
+	// PyTorch's own default can be one thread where the machine has more,
+	// and while a round trains nothing else runs.
+	threads := fs.Int("threads", runtime.NumCPU(), "trainer threads (default: the machine's cores; 0 = PyTorch's default)")
 	fs.IntVar(&c.LadderPlayouts, "ladder-playouts", 800, "ladder playouts per move")
 	fs.IntVar(&c.Ladder.Games, "ladder-games", 50, "ladder games per rung and seed (even: each opening twice, colours swapped)")
 	fs.StringSliceVar(&c.Ladder.Rungs, "ladder-rungs", []string{"alphabeta-d2", "alphabeta-d3"}, "ladder rungs: "+fmt.Sprint(ladder.RungNames()))

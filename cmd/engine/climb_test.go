@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -126,6 +128,7 @@ func TestClimbRunsARound(t *testing.T) {
 		require.Len(t, segments, 2, round)
 		for _, s := range segments {
 			assert.Contains(t, s, want, round)
+			assert.Contains(t, s, fmt.Sprintf(" --threads %d", runtime.NumCPU()), "the trainer gets every core")
 			if round == "round-001" {
 				assert.NotContains(t, s, "--ema", round)
 				assert.NotContains(t, s, "--surprise-weight", round)
