@@ -79,9 +79,7 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.L2, "l2", 1e-4, "L2 weight decay")
 	addTechniqueFlags(fs, &c.EMA, &c.SurpriseWeight)
 	device := fs.String("device", "auto", "train.py --device: auto, cpu or cuda")
-	// PyTorch's own default can be one thread where the machine has more,
-	// and while a round trains nothing else runs.
-	threads := fs.Int("threads", runtime.NumCPU(), "trainer threads (default: the machine's cores; 0 = PyTorch's default)")
+	threads := trainerThreads(fs)
 	fs.IntVar(&c.LadderPlayouts, "ladder-playouts", 800, "ladder playouts per move")
 	fs.IntVar(&c.Ladder.Games, "ladder-games", 50, "ladder games per rung and seed (even: each opening twice, colours swapped)")
 	fs.StringSliceVar(&c.Ladder.Rungs, "ladder-rungs", []string{"alphabeta-d2", "alphabeta-d3"}, "ladder rungs: "+fmt.Sprint(ladder.RungNames()))
@@ -119,6 +117,8 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 		return bad("--games, --batch and --window must be at least 1 and --holdout at least 0")
 	case c.LadderPlayouts < 1 || c.Ladder.Games < 2 || len(*seeds) == 0:
 		return bad("--ladder-playouts must be at least 1, --ladder-games at least 2, and --ladder-seeds not empty")
+	case *threads < 0:
+		return bad("--threads %d: want 0 (PyTorch's default) or more", *threads)
 	case !(c.Z >= 0) || math.IsInf(c.Z, 0):
 		return bad("--promote-z %v: want a margin of 0 or more standard errors", c.Z)
 	}
@@ -166,4 +166,11 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// trainerThreads declares --threads of the commands that train: PyTorch's
+// own default can be one thread where the machine has more, and while a
+// round or an iteration trains nothing else runs.
+func trainerThreads(fs *pflag.FlagSet) *int {
+	return fs.Int("threads", runtime.NumCPU(), "trainer threads (default: the machine's cores; 0 = PyTorch's default)")
 }

@@ -58,6 +58,7 @@ func TestClimbRefusesBadFlags(t *testing.T) {
 		{[]string{"--steps", "0,1"}, "every segment needs at least one step"},
 		{[]string{"--promote-z", "-1"}, "--promote-z -1"},
 		{[]string{"--window", "0"}, "--window must be at least 1"},
+		{[]string{"--threads", "-1"}, "--threads -1: want 0 (PyTorch's default) or more"},
 		{[]string{"--ladder-rungs", "nobody"}, `--ladder-rungs: no rung "nobody"`},
 		{[]string{"--ladder-games", "1"}, "--ladder-games at least 2"},
 		{[]string{"--fast-playouts", "8"}, "--fast-playouts must be"},

@@ -102,6 +102,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.LadderPlayouts, "ladder-playouts", 200, "ladder playouts per move")
 	fs.StringSliceVar(&c.Ladder.Rungs, "ladder-rungs", nil, "ladder rungs (default: all)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch")
+	threads := trainerThreads(fs)
 	scripts := fs.String("trainer", "", "directory of train.py (default: azero/train found from the working directory or the binary)")
 	selfplay := addSelfplayFlags(fs, azero.DefaultSelfPlay)
 	ortLib := fs.String("onnxruntime", "", "path of "+onnx.LibraryName)
@@ -122,6 +123,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := checkTechniques(c.EMA, c.SurpriseWeight); err != nil {
 		fmt.Fprintln(stderr, "engine train:", err)
+		return 2
+	}
+	if *threads < 0 {
+		fmt.Fprintf(stderr, "engine train: --threads %d: want 0 (PyTorch's default) or more\n", *threads)
 		return 2
 	}
 	dir, err := trainerScripts(*scripts)
@@ -147,7 +152,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies, c.Ladder.Workers, c.Ladder.Seed = 400, selfplay.Workers, 1
-	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout}
+	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout, Threads: *threads}
 	c.Load = func(path string) (azero.Backend, error) { return openBackend(*ortLib, path) }
 	c.Out = stdout
 	if err := loop.Run(&c); err != nil {

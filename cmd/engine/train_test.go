@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	enc "encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -73,8 +75,8 @@ func readState(t *testing.T, runDir string) loop.State {
 	return st
 }
 
-// A --q-ratio or --surprise-weight outside [0, 1], or an --ema decay
-// outside [0, 1), is refused before anything starts.
+// A --q-ratio or --surprise-weight outside [0, 1], an --ema decay outside
+// [0, 1), or negative --threads is refused before anything starts.
 func TestTrainRefusesBadShares(t *testing.T) {
 	if !onnx.Supported {
 		t.Skip(onnx.ErrNotInBuild) // engine train refuses earlier, saying MCTS is not in the build
@@ -83,6 +85,7 @@ func TestTrainRefusesBadShares(t *testing.T) {
 		{"--q-ratio", "-0.1"}, {"--q-ratio", "1.5"}, {"--q-ratio", "NaN"}, {"--q-ratio", "+Inf"},
 		{"--ema", "-0.1"}, {"--ema", "1"}, {"--ema", "NaN"},
 		{"--surprise-weight", "-0.5"}, {"--surprise-weight", "1.5"}, {"--surprise-weight", "NaN"},
+		{"--threads", "-1"},
 	} {
 		dir := t.TempDir()
 		code, _, stderr := engine(t, "", trainArgs(t, dir, 1, c.flag, c.bad)...)
@@ -113,7 +116,8 @@ func TestTrainPassesTechniques(t *testing.T) {
 		args := strings.Split(strings.TrimSpace(string(data)), "\n")
 		require.Len(t, args, 2, "init, then one iteration's training")
 		assert.NotContains(t, args[0], "--ema", "the first network is not trained")
-		assert.Regexp(t, ` --log-every 50`+regexp.QuoteMeta(c.want)+` --export `, args[1], c.flags)
+		threads := fmt.Sprintf(" --threads %d", runtime.NumCPU()) // every core by default
+		assert.Regexp(t, ` --log-every 50`+regexp.QuoteMeta(c.want+threads)+` --export `, args[1], c.flags)
 	}
 }
 
