@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -304,19 +305,18 @@ func RunRounds(c *Rounds) error {
 
 // windowChunks is the chunk directories round k trains on, oldest first:
 // those of the Window-1 rounds before it that played (round 0 does not)
-// and its own. An earlier round whose chunks are gone (a run directory
-// copied without them) is left out, saying so.
-func (r *roundsRun) windowChunks(k int) []string {
-	var dirs []string
-	for j := max(k-max(r.Window, 1)+1, 1); j < k; j++ {
+// and its own, and the rounds' numbers. An earlier round whose chunks are
+// gone (a run directory copied without them) is left out, saying so.
+func (r *roundsRun) windowChunks(k int) (dirs []string, rounds []string) {
+	for j := max(k-max(r.Window, 1)+1, 1); j <= k; j++ {
 		dir := r.path(roundDir(j), "chunks")
-		if _, err := os.Stat(dir); err != nil {
+		if _, err := os.Stat(dir); err != nil && j < k {
 			r.logf("round %d pack: no games of round %d (%v); the window goes on without them", k, j, err)
 			continue
 		}
-		dirs = append(dirs, dir)
+		dirs, rounds = append(dirs, dir), append(rounds, strconv.Itoa(j))
 	}
-	return append(dirs, r.path(roundDir(k), "chunks"))
+	return dirs, rounds
 }
 
 // stage runs the current stage and moves the state to the next.
@@ -356,9 +356,9 @@ func (r *roundsRun) stage(start time.Time) error {
 		r.logf("round %d selfplay: %d games in %s", k, st.RoundGames, time.Since(t0).Round(time.Second))
 		st.Stage, st.SelfPlay = "pack", nil
 	case "pack":
-		chunks := r.windowChunks(k)
-		if len(chunks) > 1 {
-			r.logf("round %d pack: the games of rounds %d to %d", k, k-len(chunks)+1, k)
+		chunks, rounds := r.windowChunks(k)
+		if len(rounds) > 1 {
+			r.logf("round %d pack: the games of rounds %s", k, strings.Join(rounds, ", "))
 		}
 		if err := r.Trainer.Pack(chunks, r.path(dir, "set"), r.Holdout); err != nil {
 			return err

@@ -261,7 +261,7 @@ func TestRoundsTrainOnAWindow(t *testing.T) {
 	chunks := func(k int) string { return filepath.Join(dir, roundDir(k), "chunks") }
 	assert.Equal(t, [][]string{{chunks(1)}, {chunks(1), chunks(2)}, {chunks(2), chunks(3)}}, tr.packs)
 	out := c.Out.(*strings.Builder).String()
-	assert.Contains(t, out, "round 3 pack: the games of rounds 2 to 3")
+	assert.Contains(t, out, "round 3 pack: the games of rounds 2, 3")
 	assert.NotContains(t, out, "round 1 pack:")
 
 	// A run directory brought back without an earlier round's games
@@ -271,7 +271,9 @@ func TestRoundsTrainOnAWindow(t *testing.T) {
 	c.Rounds, c.Window = 4, 3
 	require.NoError(t, RunRounds(c))
 	assert.Equal(t, [][]string{{chunks(2), chunks(4)}}, tr.packs)
-	assert.Contains(t, c.Out.(*strings.Builder).String(), "round 4 pack: no games of round 3")
+	out = c.Out.(*strings.Builder).String()
+	assert.Contains(t, out, "round 4 pack: no games of round 3")
+	assert.Contains(t, out, "round 4 pack: the games of rounds 2, 4")
 
 	c2 := testRounds(t, &stubTrainer{})
 	c2.Window = -1

@@ -6,8 +6,8 @@ and train there.
 
 --chunks may be given more than once, oldest directory first (a window of several rounds'
 games). The newest --holdout chunk files of the last directory become the held-out split
-("hold", for evaluate.py); the rest the training split ("train", for train.py --sample-set). Each split is a few flat
-arrays, one xz-compressed file each, named SPLIT.FIELD.DTYPE.SHAPE.xz:
+("hold", for evaluate.py); the rest the training split ("train", for train.py --sample-set).
+Each split is a few flat arrays, one xz-compressed file each, named SPLIT.FIELD.DTYPE.SHAPE.xz:
 
   bits      uint8  [N, 17, 8]  the bitboards' little-endian bytes (as in a chunk)
   halfmove  uint8  [N]         fullmove uint16 [N]
