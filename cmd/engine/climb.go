@@ -167,10 +167,3 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
-// trainerThreads declares --threads of the commands that train: PyTorch's
-// own default can be one thread where the machine has more, and while a
-// round or an iteration trains nothing else runs.
-func trainerThreads(fs *pflag.FlagSet) *int {
-	return fs.Int("threads", runtime.NumCPU(), "trainer threads (default: the machine's cores; 0 = PyTorch's default)")
-}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/spf13/pflag"
 
@@ -47,6 +48,13 @@ Flags:
 func addTechniqueFlags(fs *pflag.FlagSet, ema, surprise *float64) {
 	fs.Float64Var(ema, "ema", 0, "export an exponential moving average of the weights with this decay, e.g. 0.999 (0 = off, the live weights)")
 	fs.Float64Var(surprise, "surprise-weight", 0, "share of the sample weight given by policy surprise, KL(target || network policy), e.g. 0.5 (0 = off, uniform)")
+}
+
+// trainerThreads declares --threads of the commands that train: PyTorch's
+// own default can be one thread where the machine has more, and while a
+// round or an iteration trains nothing else runs.
+func trainerThreads(fs *pflag.FlagSet) *int {
+	return fs.Int("threads", runtime.NumCPU(), "trainer threads (default: the machine's cores; 0 = PyTorch's default)")
 }
 
 // checkTechniques refuses what addTechniqueFlags read and train.py would.
