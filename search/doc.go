@@ -39,6 +39,8 @@
 //     them and picking the next.
 //   - history.go: killers, countermoves, the butterfly, continuation and
 //     capture histories, and their updates.
+//   - correction.go: the correction history, which adjusts the static
+//     evaluation by what searches of the same pawn structure found.
 //   - see.go: static exchange evaluation.
 //   - tt.go: the transposition table, and mate scores as stored in it.
 //   - nnue.go: the network's accumulators along the search stack.

@@ -118,4 +118,5 @@ func (t *thread) clearHistory() {
 	t.counters = [16][64]board.Move{}
 	t.cont = [16][64][16][64]int16{}
 	t.captHist = [16][64][8]int16{}
+	t.corr = corrHistory{}
 }

@@ -2,11 +2,12 @@ package search
 
 // The main search below the root: principal-variation negamax. A node
 // reads as the steps it takes, in order: entry (draws, mate distance), the
-// table, the tablebases (tablebase.go), the static evaluation, node pruning
-// (pruneNode), internal iterative reduction, the table move's legality, the
-// singular extension (singular), the move loop (searchMoves, with pruneMove
-// and late-move reductions; the moves are generated in stages as it goes,
-// movepick.go), and the store, or mate or stalemate when there was no move.
+// table, the tablebases (tablebase.go), the static evaluation (corrected by
+// correction.go), node pruning (pruneNode), internal iterative reduction,
+// the table move's legality, the singular extension (singular), the move
+// loop (searchMoves, with pruneMove and late-move reductions; the moves are
+// generated in stages as it goes, movepick.go), and the store (and the
+// correction's update), or mate or stalemate when there was no move.
 // The root is searched in iterate.go, quiescence in quiesce.go.
 
 import (
@@ -99,15 +100,19 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	// The static evaluation: the raw one (kept in the table) and the one
+	// the pruning uses, corrected by what searches of this pawn structure
+	// found (correction.go).
 	inCheck := movegen.InCheck(p)
-	staticEval := -Infinity
+	rawEval, staticEval := -Infinity, -Infinity
 	improving := false
 	if !inCheck {
 		if hit {
-			staticEval = int(tte.eval)
+			rawEval = int(tte.eval)
 		} else {
-			staticEval = t.evaluate(ply)
+			rawEval = t.evaluate(ply)
 		}
+		staticEval = t.corrected(rawEval)
 		improving = t.improving(ply, staticEval)
 	}
 	f.eval = staticEval
@@ -162,7 +167,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			t.rewardPriorQuiet(ply, depth)
 		}
 		bound := boundOf(bestScore, origAlpha, beta)
-		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+		if !inCheck && (bestMove == board.NoMove || (p.CapturedPiece(bestMove) == board.NoPiece && bestMove.Kind() != board.Promotion)) &&
+			!(bound == BoundLower && bestScore <= staticEval) && !(bound == BoundUpper && bestScore >= staticEval) {
+			t.updateCorrection(rawEval, bestScore, depth)
+		}
+		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound)
 	}
 	return bestScore
 }

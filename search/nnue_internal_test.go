@@ -130,7 +130,9 @@ func constantNet(t *testing.T, cp int) *nnue.Network {
 func TestNNUEIsTheStaticEval(t *testing.T) {
 	p, err := movegen.ParseFEN("4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1") // no captures for either side
 	require.NoError(t, err)
-	for depth, want := range map[int]int{1: -100 * 199 / 200, 2: 100 * 198 / 200, 3: -100 * 197 / 200} {
+	// Deeper, the correction history (correction.go) moves the evaluation
+	// by what the shallower iterations found.
+	for depth, want := range map[int]int{1: -100 * 199 / 200, 2: 100 * 198 / 200} {
 		res := New(4, Options{Network: constantNet(t, 100)}).Search(p, Limits{Depth: depth}, nil)
 		assert.Equal(t, want, Value(res.Score), "depth %d", depth)
 	}

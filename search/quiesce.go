@@ -46,14 +46,15 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 	}
 
-	standPat := -Infinity
+	rawEval, standPat := 0, -Infinity // the raw evaluation is what the table keeps (correction.go)
 	bestScore := -Infinity
 	if !inCheck {
 		if hit {
-			standPat = int(tte.eval)
+			rawEval = int(tte.eval)
 		} else {
-			standPat = t.evaluate(ply)
+			rawEval = t.evaluate(ply)
 		}
+		standPat = t.corrected(rawEval)
 		if standPat >= beta {
 			return standPat
 		}
@@ -110,10 +111,6 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		return -MateScore + ply
 	}
 	bound := boundOf(bestScore, origAlpha, beta)
-	storedEval := standPat
-	if inCheck {
-		storedEval = 0
-	}
-	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), storedEval, 0, bound)
+	s.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, 0, bound)
 	return bestScore
 }

@@ -79,6 +79,8 @@ type thread struct {
 	counters       [16][64]board.Move
 	cont           [16][64][16][64]int16 // continuation history: [prev piece][prev to][piece][to]
 	captHist       [16][64][8]int16      // capture history: [piece][to][captured type]
+	corr           corrHistory           // static-evaluation corrections by pawn structure (correction.go)
+	correcting     bool                  // corr applies: full strength only
 	nn             nnueStack             // the network's accumulators, when Options.Network is set
 	tbHits         atomic.Uint64         // positions found in the tablebases
 }
@@ -98,6 +100,7 @@ func (t *thread) prepare(p *board.Position, root []rootMove) {
 	for i := range t.stack {
 		t.stack[i].killers = [2]board.Move{}
 	}
+	t.correcting = !t.s.opts.Strength.Limited()
 	t.nnuePrepare()
 }
 
