@@ -182,7 +182,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		if showCurr {
 			s.report(mind.Info{Depth: depth, CurrMove: m, CurrMoveNumber: i + 1})
 		}
-		quiet := p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
+		quiet := isQuiet(p, m)
 		t.stack[0].move, t.stack[0].piece, t.stack[0].quiet = m, p.PieceAt(m.From()), quiet
 		p.Make(m)
 		nodesBefore := t.nodes

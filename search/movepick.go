@@ -65,6 +65,12 @@ const (
 // wait for stage 5).
 const underPromoKey = math.MinInt32
 
+// isQuiet reports whether m, a move of p, is neither a capture nor a
+// promotion: the moves the quiet histories and the correction learn from.
+func isQuiet(p *board.Position, m board.Move) bool {
+	return p.CapturedPiece(m) == board.NoPiece && m.Kind() != board.Promotion
+}
+
 // mvvLva orders captures: most valuable victim first, least valuable attacker next.
 func mvvLva(victim, attacker board.PieceType) int32 {
 	return int32(seeValue[victim]*8 - int(attacker))

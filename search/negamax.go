@@ -167,8 +167,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			t.rewardPriorQuiet(ply, depth)
 		}
 		bound := boundOf(bestScore, origAlpha, beta)
-		if !inCheck && (bestMove == board.NoMove || (p.CapturedPiece(bestMove) == board.NoPiece && bestMove.Kind() != board.Promotion)) &&
-			!(bound == BoundLower && bestScore <= staticEval) && !(bound == BoundUpper && bestScore >= staticEval) {
+		// The result says something about the evaluation when no capture
+		// or promotion decided it and its bound lies on the evaluation's
+		// far side.
+		quietResult := !inCheck && (bestMove == board.NoMove || isQuiet(p, bestMove))
+		boundsEval := !(bound == BoundLower && bestScore <= staticEval) && !(bound == BoundUpper && bestScore >= staticEval)
+		if quietResult && boundsEval {
 			t.updateCorrection(rawEval, bestScore, depth)
 		}
 		s.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound)
