@@ -208,8 +208,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 		if m == excluded {
 			continue
 		}
-		captured := p.CapturedPiece(m)
-		quiet := captured == board.NoPiece && m.Kind() != board.Promotion
+		quiet := isQuiet(p, m)
 		givesCheck := movegen.GivesCheck(p, m)
 
 		if bestScore > -TBWinBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
