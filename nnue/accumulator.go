@@ -8,9 +8,17 @@ import "github.com/twofold-chess/twofold/board"
 // below) or recomputed with Refresh; none of its methods allocate. The
 // methods that take a source accumulator need one made for the same
 // network (or one sharing its weights through WithKernel).
+//
+// In a version 3 network a perspective's features depend on where its own
+// king stands: a move that takes that king into another bucket, or across
+// the middle of the board, changes all of them (Network.NeedsRefresh), and
+// that perspective is recomputed from the position (Apply does it;
+// RefreshPerspective is the part for one perspective). The primitives
+// below move a king only within its slot.
 type Accumulator struct {
 	net  *Network
 	vals [2][]int16
+	king [2]board.Square // each perspective's own king: where its features lie (version 3)
 }
 
 // NewAccumulator returns a zeroed accumulator for n; Refresh fills it.
@@ -52,13 +60,21 @@ func (a *Accumulator) Equal(b *Accumulator) bool {
 
 // Refresh recomputes the sums from scratch for position p.
 func (a *Accumulator) Refresh(p *board.Position) {
+	a.RefreshPerspective(p, board.White)
+	a.RefreshPerspective(p, board.Black)
+}
+
+// RefreshPerspective recomputes perspective persp's sums from scratch for
+// position p, leaving the other's as they are.
+func (a *Accumulator) RefreshPerspective(p *board.Position, persp board.Color) {
 	n := a.net
-	for persp := range a.vals {
-		copy(a.vals[persp], n.featureBiases)
-	}
+	king := p.KingSquare(persp)
+	a.king[persp] = king
+	v := a.vals[persp]
+	copy(v, n.featureBiases)
 	for occ := p.Occupied(); occ != 0; {
 		sq := occ.PopLSB()
-		a.Add(p.PieceAt(sq), sq)
+		n.kern.copyAdd(v, v, n.row(n.feature(persp, king, p.PieceAt(sq), sq)))
 	}
 }
 
@@ -66,13 +82,18 @@ func (a *Accumulator) Refresh(p *board.Position) {
 func (a *Accumulator) CopyFrom(src *Accumulator) {
 	copy(a.vals[board.White], src.vals[board.White])
 	copy(a.vals[board.Black], src.vals[board.Black])
+	a.king = src.king
 }
 
-// Add adds the features of piece pc on sq in place.
+// Add adds the features of piece pc on sq in place (a king added is its
+// perspective's king from then on).
 func (a *Accumulator) Add(pc board.Piece, sq board.Square) {
+	if pc.Type() == board.King {
+		a.king[pc.Color()] = sq
+	}
 	n, k := a.net, a.net.kern
 	for persp := board.White; persp <= board.Black; persp++ {
-		k.copyAdd(a.vals[persp], a.vals[persp], n.row(FeatureIndex(persp, pc, sq)))
+		k.copyAdd(a.vals[persp], a.vals[persp], n.row(n.feature(persp, a.king[persp], pc, sq)))
 	}
 }
 
@@ -80,60 +101,91 @@ func (a *Accumulator) Add(pc board.Piece, sq board.Square) {
 func (a *Accumulator) Sub(pc board.Piece, sq board.Square) {
 	n, k := a.net, a.net.kern
 	for persp := board.White; persp <= board.Black; persp++ {
-		k.copySub(a.vals[persp], a.vals[persp], n.row(FeatureIndex(persp, pc, sq)))
+		k.copySub(a.vals[persp], a.vals[persp], n.row(n.feature(persp, a.king[persp], pc, sq)))
 	}
 }
 
 // AddSub sets a to src with one piece added and one removed, in one pass
 // (a quiet move: the piece leaves from and arrives on to). a may be src.
 func (a *Accumulator) AddSub(src *Accumulator, add PieceSquare, sub PieceSquare) {
-	n, k := a.net, a.net.kern
-	for persp := board.White; persp <= board.Black; persp++ {
-		k.addSub(a.vals[persp], src.vals[persp], n.row(add.feature(persp)), n.row(sub.feature(persp)))
-	}
+	d := Delta{add: [2]PieceSquare{add}, sub: [2]PieceSquare{sub}, adds: 1, subs: 1}
+	a.ApplyPerspective(src, &d, board.White)
+	a.ApplyPerspective(src, &d, board.Black)
 }
 
 // AddSubSub sets a to src with one piece added and two removed, in one pass
 // (a capture). a may be src.
 func (a *Accumulator) AddSubSub(src *Accumulator, add, sub1, sub2 PieceSquare) {
-	n, k := a.net, a.net.kern
-	for persp := board.White; persp <= board.Black; persp++ {
-		k.addSubSub(a.vals[persp], src.vals[persp], n.row(add.feature(persp)),
-			n.row(sub1.feature(persp)), n.row(sub2.feature(persp)))
-	}
+	d := Delta{add: [2]PieceSquare{add}, sub: [2]PieceSquare{sub1, sub2}, adds: 1, subs: 2}
+	a.ApplyPerspective(src, &d, board.White)
+	a.ApplyPerspective(src, &d, board.Black)
 }
 
 // AddAddSubSub sets a to src with two pieces added and two removed, in one
 // pass (castling). a may be src.
 func (a *Accumulator) AddAddSubSub(src *Accumulator, add1, add2, sub1, sub2 PieceSquare) {
-	n, k := a.net, a.net.kern
+	d := Delta{add: [2]PieceSquare{add1, add2}, sub: [2]PieceSquare{sub1, sub2}, adds: 2, subs: 2}
+	a.ApplyPerspective(src, &d, board.White)
+	a.ApplyPerspective(src, &d, board.Black)
+}
+
+// Apply sets a to src changed by d, p being the position after d's move
+// (the accumulator of p); a may be src. A perspective whose king d takes
+// to another slot (NeedsRefresh) is recomputed from p.
+func (a *Accumulator) Apply(src *Accumulator, d *Delta, p *board.Position) {
 	for persp := board.White; persp <= board.Black; persp++ {
-		k.addAddSubSub(a.vals[persp], src.vals[persp], n.row(add1.feature(persp)), n.row(add2.feature(persp)),
-			n.row(sub1.feature(persp)), n.row(sub2.feature(persp)))
+		if a.net.NeedsRefresh(d, persp) {
+			a.RefreshPerspective(p, persp)
+		} else {
+			a.ApplyPerspective(src, d, persp)
+		}
 	}
 }
 
-// Apply sets a to src changed by d (the accumulator after d's move); a may
-// be src.
-func (a *Accumulator) Apply(src *Accumulator, d *Delta) {
+// ApplyPerspective sets perspective persp of a to src's changed by d, in
+// one pass; a may be src. d must not need a refresh of persp
+// (NeedsRefresh).
+func (a *Accumulator) ApplyPerspective(src *Accumulator, d *Delta, persp board.Color) {
+	n, k := a.net, a.net.kern
+	king := src.king[persp]
+	f := func(ps PieceSquare) []int16 { return n.row(n.feature(persp, king, ps.Piece, ps.Square)) }
+	dst, from := a.vals[persp], src.vals[persp]
 	switch {
 	case d.adds == 1 && d.subs == 1:
-		a.AddSub(src, d.add[0], d.sub[0])
+		k.addSub(dst, from, f(d.add[0]), f(d.sub[0]))
 	case d.adds == 1 && d.subs == 2:
-		a.AddSubSub(src, d.add[0], d.sub[0], d.sub[1])
+		k.addSubSub(dst, from, f(d.add[0]), f(d.sub[0]), f(d.sub[1]))
 	case d.adds == 2 && d.subs == 2:
-		a.AddAddSubSub(src, d.add[0], d.add[1], d.sub[0], d.sub[1])
-	default: // any other combination (none arises from a chess move), feature by feature
-		if a != src {
-			a.CopyFrom(src)
-		}
+		k.addAddSubSub(dst, from, f(d.add[0]), f(d.add[1]), f(d.sub[0]), f(d.sub[1]))
+	default: // any other combination (a null move, or none a chess move makes), feature by feature
+		copy(dst, from)
 		for _, ps := range d.add[:d.adds] {
-			a.Add(ps.Piece, ps.Square)
+			k.copyAdd(dst, dst, f(ps))
 		}
 		for _, ps := range d.sub[:d.subs] {
-			a.Sub(ps.Piece, ps.Square)
+			k.copySub(dst, dst, f(ps))
 		}
 	}
+	a.king[persp] = d.kingTo(persp, king)
+}
+
+// NeedsRefresh reports whether d takes perspective persp's king to a
+// square of another king bucket or to the other half of the board (files
+// a-d against e-h), which changes all of persp's features; never for a
+// network without king buckets.
+func (n *Network) NeedsRefresh(d *Delta, persp board.Color) bool {
+	king := board.MakePiece(persp, board.King)
+	for _, add := range d.add[:d.adds] {
+		if add.Piece != king {
+			continue
+		}
+		for _, sub := range d.sub[:d.subs] {
+			if sub.Piece == king {
+				return n.kingSlots[persp][add.Square] != n.kingSlots[persp][sub.Square]
+			}
+		}
+	}
+	return false
 }
 
 // Evaluate returns the network's score of p in centipawns from the side to
@@ -177,14 +229,24 @@ type PieceSquare struct {
 	Square board.Square
 }
 
-func (ps PieceSquare) feature(persp board.Color) int { return FeatureIndex(persp, ps.Piece, ps.Square) }
-
 // Delta is what a move changes in the features: at most two pieces added
 // and two removed (a third Add or Sub panics). The zero Delta changes
 // nothing (a null move).
 type Delta struct {
 	add, sub   [2]PieceSquare
 	adds, subs uint8
+}
+
+// kingTo returns where colour c's king stands after d, it having stood on
+// from.
+func (d *Delta) kingTo(c board.Color, from board.Square) board.Square {
+	king := board.MakePiece(c, board.King)
+	for _, add := range d.add[:d.adds] {
+		if add.Piece == king {
+			return add.Square
+		}
+	}
+	return from
 }
 
 // Add records a piece appearing on a square.

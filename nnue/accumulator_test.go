@@ -50,6 +50,17 @@ func referenceEval(n *Network, p *board.Position) int {
 				continue
 			}
 			f := FeatureIndex(persp, pc, sq)
+			if n.shape.KingRelative { // the package comment's version 3 rule, spelled out
+				k := p.KingSquare(persp)
+				if persp == board.Black {
+					k ^= 56
+				}
+				flip := board.Square(0)
+				if k%8 >= 4 {
+					k, flip = k^7, 7
+				}
+				f = Inputs*int(n.shape.KingBuckets[k/8*4+k%8]) + FeatureIndex(persp, pc, sq^flip)
+			}
 			for i := range h {
 				acc[persp][i] += n.featureWeights[f*h+i] // int16 wrap-around, as specified
 			}
@@ -88,8 +99,8 @@ func walk(p *board.Position, stack []Accumulator, ply, depth int, visit func(*bo
 	movegen.Legal(p, &ml)
 	for _, m := range ml.Moves() {
 		d := MoveDelta(p, m)
-		stack[ply+1].Apply(&stack[ply], &d)
 		p.Make(m)
+		stack[ply+1].Apply(&stack[ply], &d, p)
 		walk(p, stack, ply+1, depth-1, visit)
 		p.Unmake()
 	}
@@ -104,8 +115,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 	if testing.Short() {
 		depth = 1
 	}
-	for _, act := range []Activation{CReLU, SCReLU} {
-		n := randomNet(t, 32, act, 11)
+	for _, n := range []*Network{randomNet(t, 32, CReLU, 11), randomNet(t, 32, SCReLU, 11), kingNet(t, 32, 4, 11)} {
 		stack := NewAccumulators(n, depth+1)
 		fresh := NewAccumulator(n)
 		nodes := 0
@@ -122,7 +132,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 				}
 			})
 		}
-		t.Logf("%v: %d nodes", act, nodes)
+		t.Logf("%v: %d nodes", n, nodes)
 	}
 }
 
@@ -182,14 +192,14 @@ func TestPrimitives(t *testing.T) {
 	d.Add(wn, board.Square(21))
 	d.Sub(wn, board.B1) // two adds and one sub: the generic branch
 	c := NewAccumulator(n)
-	c.Apply(a, &d)
+	c.Apply(a, &d, p)
 	want := NewAccumulator(n)
 	want.CopyFrom(a)
 	want.Sub(wn, board.B1)
 	want.Add(wn, board.Square(20))
 	want.Add(wn, board.Square(21))
 	assert.True(t, c.Equal(want))
-	a.Apply(a, &d) // in place
+	a.Apply(a, &d, p) // in place
 	assert.True(t, a.Equal(want))
 	assert.Same(t, n, a.Network())
 	assert.Len(t, a.Values(board.Black), 48)
@@ -222,26 +232,61 @@ func TestEvaluateMatchesReference(t *testing.T) {
 	ps := randomPositions(t, r, 300)
 	for _, act := range []Activation{CReLU, SCReLU} {
 		for _, h := range []int{16, 48, 256} {
-			n := randomNet(t, h, act, uint64(h))
-			for _, p := range ps {
-				require.Equal(t, referenceEval(n, p), n.Evaluate(p), "%v H=%d %s", act, h, p.FEN())
+			for _, n := range []*Network{randomNet(t, h, act, uint64(h)), kingNet(t, h, 8, uint64(h))} {
+				for _, p := range ps {
+					require.Equal(t, referenceEval(n, p), n.Evaluate(p), "%v %s", n, p.FEN())
+				}
 			}
 		}
 	}
 }
 
 func TestEvaluateDoesNotAllocate(t *testing.T) {
-	n := randomNet(t, 256, SCReLU, 9)
-	p := board.StartPosition()
-	stack := NewAccumulators(n, 2)
-	stack[0].Refresh(p)
-	m, err := movegen.ParseUCI(p, "g1f3")
-	require.NoError(t, err)
-	d := MoveDelta(p, m)
-	allocs := testing.AllocsPerRun(100, func() {
-		stack[1].Apply(&stack[0], &d)
-		_ = stack[1].Evaluate(p)
+	for _, n := range []*Network{randomNet(t, 256, SCReLU, 9), kingNet(t, 256, 4, 9)} {
+		p := board.StartPosition()
+		stack := NewAccumulators(n, 2)
 		stack[0].Refresh(p)
-	})
-	assert.Zero(t, allocs)
+		m, err := movegen.ParseUCI(p, "g1f3")
+		require.NoError(t, err)
+		d := MoveDelta(p, m)
+		allocs := testing.AllocsPerRun(100, func() {
+			stack[1].Apply(&stack[0], &d, p)
+			stack[1].ApplyPerspective(&stack[0], &d, board.Black)
+			_ = stack[1].Evaluate(p)
+			stack[0].Refresh(p)
+		})
+		assert.Zero(t, allocs, n.String())
+	}
+}
+
+// TestNeedsRefresh pins which king moves recompute a perspective in a
+// version 3 network: into another bucket or across the d/e files, for the
+// king's own side only; never without king buckets.
+func TestNeedsRefresh(t *testing.T) {
+	kn := kingNet(t, 16, 4, 1) // testKingBuckets(4): by rank, 1 / 2 / 3-4 / 5-8
+	plain := randomNet(t, 16, CReLU, 1)
+	for _, c := range []struct {
+		fen, move    string
+		white, black bool
+	}{
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1f1", false, false},  // e and f: the same half, rank 1
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d1", true, false},   // across the middle
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2", true, false},   // rank 1 to rank 2
+		{"4k3/8/8/8/8/8/2K5/8 w - - 0 1", "c2c3", true, false},   // rank 2 to rank 3
+		{"4k3/8/8/8/8/2K5/8/8 w - - 0 1", "c3c4", false, false},  // ranks 3-4 are one bucket
+		{"4k3/8/8/8/8/8/8/4K3 b - - 0 1", "e8e7", false, true},   // Black's rank 2
+		{"r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8c8", false, true},  // castling long crosses the middle
+		{"4k2r/8/8/8/8/8/8/4K3 b k - 0 1", "e8g8", false, false}, // castling short stays
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h8", false, false}, // not a king move
+	} {
+		p, err := movegen.ParseFEN(c.fen)
+		require.NoError(t, err)
+		m, err := movegen.ParseUCI(p, c.move)
+		require.NoError(t, err, c.move)
+		d := MoveDelta(p, m)
+		assert.Equal(t, c.white, kn.NeedsRefresh(&d, board.White), "%s %s, White", c.fen, c.move)
+		assert.Equal(t, c.black, kn.NeedsRefresh(&d, board.Black), "%s %s, Black", c.fen, c.move)
+		assert.False(t, plain.NeedsRefresh(&d, board.White))
+		assert.False(t, plain.NeedsRefresh(&d, board.Black))
+	}
 }

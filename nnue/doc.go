@@ -3,26 +3,35 @@
 // H neurons (the accumulator), the two perspectives' activations are
 // concatenated (side to move first) and a single output neuron gives the
 // score; a version 2 network has several output neurons (output buckets) and
-// uses the one its position's number of pieces selects. Inference is quantised integer arithmetic; the accumulators are
+// uses the one its position's number of pieces selects, and a version 3
+// network also has several sets of feature weights (king buckets), each
+// perspective using the one its own king's square selects. Inference is
+// quantised integer arithmetic; the accumulators are
 // updated incrementally as moves are made, so a search never recomputes
 // them from scratch per node.
 //
-// # Network file format, versions 1 and 2
+// # Network file format, versions 1 to 3
 //
 // All numbers are little-endian.
 //
 //	offset  size      field
 //	0       8         magic "TWFNNUE1"
-//	8       4         uint32 version: 1, or 2 with output buckets
+//	8       4         uint32 version: 1; 2 with output buckets; 3 with king buckets
 //	12      4         uint32 inputs = 768
 //	16      4         uint32 hidden H: a multiple of 16, 16..2048
 //	20      4         uint32 QA = 255 (accumulator quantisation)
 //	24      4         uint32 QB = 64 (output weight quantisation)
 //	28      4         uint32 scale = 400 (centipawns per unit of output)
 //	32      4         uint32 activation: 0 = CReLU, 1 = SCReLU
-//	(version 2 only)
-//	36      4         uint32 output buckets B, 2..16 (version 1: B = 1)
-//	36|40   768*H*2   int16 feature weights, one row of H per input feature
+//	(versions 2 and 3)
+//	36      4         uint32 output buckets B: 2..16 in version 2, 1..16 in
+//	                  version 3 (version 1: B = 1)
+//	(version 3 only)
+//	40      32        uint8 king buckets: the bucket of each square of a
+//	                  perspective's own king, rank*4 + file, files a-d (see
+//	                  Features); K buckets, each of 0..K-1 used, K <= 16
+//	36|40|72 K*768*H*2 int16 feature weights, one row of H per input feature,
+//	                  king bucket after king bucket (K = 1 before version 3)
 //	        H*2       int16 feature biases
 //	        B*2H*2    int16 output weights, bucket after bucket: of each, the
 //	                  first H multiply the side to move's accumulator, the
@@ -35,7 +44,8 @@
 // 30-32 pieces bucket 7. A network with one bucket is written as version 1.
 //
 // A file is refused whole (nothing is half-loaded) when the magic, version,
-// inputs, QA, QB, scale, activation or bucket count differ from the above,
+// inputs, QA, QB, scale, activation, bucket counts or king bucket map differ
+// from the above,
 // H is out of range or not a multiple of 16, the file is shorter or longer
 // than H and B imply, or the checksum does not match.
 //
@@ -47,7 +57,18 @@
 //	384*(pc != persp) + 64*pt + (sq if persp == White else sq^56)
 //
 // so each perspective sees its own pieces first and its own back rank as
-// rank 1. Accumulator values are int16: bias plus the rows of the present
+// rank 1. In version 3, with k the square of persp's own king seen the same
+// way (k = ksq for White, ksq^56 for Black): while k is on files e-h every
+// square of that perspective is mirrored left to right (sq^7, and k^7 to
+// look up the bucket), and the feature is offset by 768 times the bucket
+// the map gives k, so
+//
+//	768*bucket[rank(k)*4 + file(k)] + FeatureIndex(persp, pc, sq ^ flip)
+//
+// with flip 7 when k's file is e-h and 0 otherwise. A king move that
+// changes its side's bucket or flip changes every feature of that
+// perspective, which is then recomputed (Network.NeedsRefresh); a version
+// 3 file with one king bucket is the mirroring alone. Accumulator values are int16: bias plus the rows of the present
 // features, with int16 wrap-around (a trained network stays far from it).
 //
 // # Output

@@ -13,11 +13,11 @@ import (
 )
 
 // TestGolden reads networks written by testdata/golden.py, a writer and
-// evaluator of formats v1 and v2 (8 output buckets) independent of this package (as the trainer's
+// evaluator of formats v1, v2 (8 output buckets) and v3 (4 king buckets) independent of this package (as the trainer's
 // export is), and checks every kernel's evaluation against the scores it
 // computed in exact integer arithmetic.
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"crelu", "screlu", "screlu-b8"} {
+	for _, name := range []string{"crelu", "screlu", "screlu-b8", "screlu-k4"} {
 		n, err := Load("testdata/golden-" + name + ".nnue")
 		require.NoError(t, err)
 		assert.Equal(t, 16, n.Hidden())

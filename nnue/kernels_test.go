@@ -105,8 +105,10 @@ func compareKernels(t *testing.T, r *rand.Rand, ref, vec *Network, positions []*
 		}
 		m := ml.At(r.IntN(ml.Len()))
 		d := MoveDelta(p, m)
-		want[1].Apply(&want[0], &d)
-		got[1].Apply(&got[0], &d)
+		after := p.Clone()
+		after.Make(m)
+		want[1].Apply(&want[0], &d, after)
+		got[1].Apply(&got[0], &d, after)
 		require.True(t, equalVals(&want[1], &got[1]), "%s: %v in %s", vec.Kernel(), m, p.FEN())
 		require.Equal(t, want[1].evaluate(p.Side().Other(), b), got[1].evaluate(p.Side().Other(), b))
 

@@ -15,39 +15,113 @@ import (
 
 // The fixed parameters of the format.
 const (
-	Magic      = "TWFNNUE1"
-	Version    = 2   // the newest format: output buckets (one-bucket networks are written as version 1)
-	Inputs     = 768 // 2 colours x 6 piece types x 64 squares
-	QA         = 255 // accumulator quantisation: 1.0 = QA
-	QB         = 64  // output weight quantisation: 1.0 = QB
-	Scale      = 400 // centipawns per unit of the network's output
-	MinHidden  = 16
-	MaxHidden  = 2048
-	MaxBuckets = 16 // output buckets by piece count (version 2)
+	Magic          = "TWFNNUE1"
+	Version        = 3   // the newest format: king buckets (see the package comment)
+	Inputs         = 768 // 2 colours x 6 piece types x 64 squares
+	QA             = 255 // accumulator quantisation: 1.0 = QA
+	QB             = 64  // output weight quantisation: 1.0 = QB
+	Scale          = 400 // centipawns per unit of the network's output
+	MinHidden      = 16
+	MaxHidden      = 2048
+	MaxBuckets     = 16 // output buckets by piece count (versions 2 and 3)
+	MaxKingBuckets = 16 // input buckets by the own king's square (version 3)
 )
 
-// headerSize returns the size of a version's header: the magic and seven
-// uint32 fields, and version 2's bucket count.
-func headerSize(version int) int {
-	if version == 1 {
-		return 8 + 7*4
+// KingBuckets is a version 3 network's input buckets: for each square of a
+// perspective's own king, seen from that perspective (its back rank as rank
+// 1) and mirrored onto files a-d, the bucket whose feature weights that
+// perspective uses; index rank*4 + file. The buckets are numbered 0..K-1
+// and each is used. The zero value is one bucket.
+type KingBuckets [32]uint8
+
+// Count returns K, the number of buckets (the largest number plus one).
+func (kb KingBuckets) Count() int {
+	k := 0
+	for _, b := range kb {
+		k = max(k, int(b)+1)
 	}
-	return 8 + 8*4
+	return k
+}
+
+func (kb KingBuckets) check() error {
+	k := kb.Count()
+	if k > MaxKingBuckets {
+		return fmt.Errorf("nnue: %d king buckets: at most %d", k, MaxKingBuckets)
+	}
+	var used [MaxKingBuckets]bool
+	for _, b := range kb {
+		used[b] = true
+	}
+	for b := range k {
+		if !used[b] {
+			return fmt.Errorf("nnue: king bucket %d of %d is not used by any square", b, k)
+		}
+	}
+	return nil
+}
+
+// Shape is what a network file's header describes besides the fixed
+// parameters: the hidden layer's width and activation, the output buckets
+// and, in version 3, the king buckets.
+type Shape struct {
+	Hidden        int
+	Activation    Activation
+	OutputBuckets int         // 1..MaxBuckets
+	KingRelative  bool        // version 3: mirrored, king-bucketed inputs
+	KingBuckets   KingBuckets // with KingRelative
+}
+
+// version returns the file version the shape is written as: 3 when
+// king-relative, else 2 with output buckets and 1 without.
+func (s Shape) version() int {
+	switch {
+	case s.KingRelative:
+		return 3
+	case s.OutputBuckets > 1:
+		return 2
+	}
+	return 1
+}
+
+// features returns the number of feature rows: Inputs per king bucket.
+func (s Shape) features() int {
+	if s.KingRelative {
+		return Inputs * s.KingBuckets.Count()
+	}
+	return Inputs
+}
+
+// headerSize returns the size of a version's header: the magic and seven
+// uint32 fields, version 2's and 3's output bucket count, and version 3's
+// king bucket map.
+func headerSize(version int) int {
+	switch version {
+	case 1:
+		return 8 + 7*4
+	case 2:
+		return 8 + 8*4
+	}
+	return 8 + 8*4 + 32
+}
+
+// Size returns the size of the file of a network of this shape.
+func (s Shape) Size() int {
+	h, b := s.Hidden, s.OutputBuckets
+	return headerSize(s.version()) + 2*(s.features()*h+h+b*2*h) + 4*b + 4
 }
 
 // FileSize returns the size of a file with hidden neurons and buckets
-// output buckets (version 1 when buckets is 1, else version 2).
+// output buckets and no king buckets (version 1 when buckets is 1, else
+// version 2).
 func FileSize(hidden, buckets int) int {
-	version := 1
-	if buckets > 1 {
-		version = 2
-	}
-	return headerSize(version) + 2*(Inputs*hidden+hidden+buckets*2*hidden) + 4*buckets + 4
+	return Shape{Hidden: hidden, OutputBuckets: buckets}.Size()
 }
 
 // MaxFileSize is the largest valid network file (H = MaxHidden,
-// MaxBuckets buckets): the cap Load reads up to.
-var MaxFileSize = FileSize(MaxHidden, MaxBuckets)
+// MaxBuckets output and MaxKingBuckets king buckets): the cap Load reads
+// up to.
+var MaxFileSize = Shape{Hidden: MaxHidden, OutputBuckets: MaxBuckets, KingRelative: true,
+	KingBuckets: KingBuckets{31: MaxKingBuckets - 1}}.Size()
 
 // Activation is the hidden layer's activation function.
 type Activation uint32
@@ -72,59 +146,112 @@ func (a Activation) String() string {
 // Network is a loaded network. It is immutable and may be shared by any
 // number of threads; each thread keeps its own Accumulators.
 type Network struct {
+	shape          Shape
 	hidden         int
 	activation     Activation
 	buckets        int
-	bucketWidth    int     // pieces per output bucket: ceil(32 / buckets)
-	featureWeights []int16 // [Inputs][hidden], row per feature
-	featureBiases  []int16 // [hidden]
-	outputWeights  []int16 // [buckets][2*hidden]: side to move, then the other side
-	outputBiases   []int32 // [buckets]
-	checksum       uint32  // the file's CRC-32, naming the network
+	bucketWidth    int             // pieces per output bucket: ceil(32 / buckets)
+	kingSlots      [2][64]kingSlot // [perspective][its king's square], version 3
+	featureWeights []int16         // [features][hidden], row per feature
+	featureBiases  []int16         // [hidden]
+	outputWeights  []int16         // [buckets][2*hidden]: side to move, then the other side
+	outputBiases   []int32         // [buckets]
+	checksum       uint32          // the file's CRC-32, naming the network
 	kern           *kernels
 }
 
-// New builds a network from its parameters (as the file holds them): one
-// output bucket per output bias, 2H output weights each. The slices are
-// copied. It checks the sizes as Parse does.
+// kingSlot is where a perspective's features lie while its king stands on
+// one square: the offset of its king bucket's rows, and the file flip (7
+// when the king stands on files e-h, seen from the perspective, else 0).
+type kingSlot struct {
+	base, flip int32
+}
+
+// New builds a network without king buckets from its parameters (as the
+// file holds them): one output bucket per output bias, 2H output weights
+// each. The slices are copied. It checks the sizes as Parse does.
 func New(hidden int, act Activation, featureWeights, featureBiases, outputWeights []int16, outputBiases []int32) (*Network, error) {
-	if err := checkHidden(int64(hidden)); err != nil {
+	return NewShaped(Shape{Hidden: hidden, Activation: act, OutputBuckets: len(outputBiases)},
+		featureWeights, featureBiases, outputWeights, outputBiases)
+}
+
+// NewShaped builds a network of any shape from its parameters: Inputs
+// feature rows of H per king bucket (bucket after bucket), H biases, 2H
+// output weights and one bias per output bucket. The slices are copied.
+func NewShaped(s Shape, featureWeights, featureBiases, outputWeights []int16, outputBiases []int32) (*Network, error) {
+	if err := s.check(); err != nil {
 		return nil, err
 	}
-	if err := checkActivation(act); err != nil {
-		return nil, err
-	}
-	buckets := len(outputBiases)
-	if err := checkBuckets(int64(buckets)); err != nil {
-		return nil, err
-	}
+	h, b := s.Hidden, s.OutputBuckets
 	switch {
-	case len(featureWeights) != Inputs*hidden:
-		return nil, fmt.Errorf("nnue: %d feature weights, want %d x %d", len(featureWeights), Inputs, hidden)
-	case len(featureBiases) != hidden:
-		return nil, fmt.Errorf("nnue: %d feature biases, want %d", len(featureBiases), hidden)
-	case len(outputWeights) != buckets*2*hidden:
-		return nil, fmt.Errorf("nnue: %d output weights, want %d x %d", len(outputWeights), buckets, 2*hidden)
+	case len(outputBiases) != b:
+		return nil, fmt.Errorf("nnue: %d output biases, want %d", len(outputBiases), b)
+	case len(featureWeights) != s.features()*h:
+		return nil, fmt.Errorf("nnue: %d feature weights, want %d x %d", len(featureWeights), s.features(), h)
+	case len(featureBiases) != h:
+		return nil, fmt.Errorf("nnue: %d feature biases, want %d", len(featureBiases), h)
+	case len(outputWeights) != b*2*h:
+		return nil, fmt.Errorf("nnue: %d output weights, want %d x %d", len(outputWeights), b, 2*h)
 	}
 	n := &Network{
-		hidden:         hidden,
-		activation:     act,
 		featureWeights: append([]int16(nil), featureWeights...),
 		featureBiases:  append([]int16(nil), featureBiases...),
 		outputWeights:  append([]int16(nil), outputWeights...),
 		outputBiases:   append([]int32(nil), outputBiases...),
 		kern:           bestKernels(),
 	}
-	n.setBuckets(buckets)
+	n.setShape(s)
 	var buf bytes.Buffer
 	n.encode(&buf) // sets the checksum
 	return n, nil
 }
 
-func (n *Network) setBuckets(b int) {
-	n.buckets = b
-	n.bucketWidth = (32 + b - 1) / b
+// check reports a shape no file may have.
+func (s Shape) check() error {
+	if err := checkHidden(int64(s.Hidden)); err != nil {
+		return err
+	}
+	if err := checkActivation(s.Activation); err != nil {
+		return err
+	}
+	if err := checkBuckets(int64(s.OutputBuckets)); err != nil {
+		return err
+	}
+	if !s.KingRelative {
+		if s.KingBuckets != (KingBuckets{}) {
+			return fmt.Errorf("nnue: king buckets without king-relative inputs")
+		}
+		return nil
+	}
+	return s.KingBuckets.check()
 }
+
+func (n *Network) setShape(s Shape) {
+	n.shape = s
+	n.hidden, n.activation = s.Hidden, s.Activation
+	n.buckets = s.OutputBuckets
+	n.bucketWidth = (32 + n.buckets - 1) / n.buckets
+	if !s.KingRelative {
+		return
+	}
+	for persp := board.White; persp <= board.Black; persp++ {
+		for sq := range 64 {
+			v := sq // the king's square as persp sees it
+			if persp == board.Black {
+				v ^= 56
+			}
+			var flip int32
+			if v&7 >= 4 {
+				flip, v = 7, v^7
+			}
+			b := s.KingBuckets[(v>>3)*4+v&7]
+			n.kingSlots[persp][sq] = kingSlot{base: int32(b) * Inputs, flip: flip}
+		}
+	}
+}
+
+// Shape returns the network's shape.
+func (n *Network) Shape() Shape { return n.shape }
 
 // Bucket returns the output bucket of a position with pieces pieces (kings
 // included): (pieces-2) / ceil(32/buckets), at most buckets-1, so that
@@ -182,8 +309,8 @@ func Parse(data []byte) (*Network, error) {
 	}
 	field := func(i int) uint32 { return binary.LittleEndian.Uint32(data[8+4*i:]) }
 	version, inputs, hidden, qa, qb, scale, act := field(0), field(1), field(2), field(3), field(4), field(5), field(6)
-	if version != 1 && version != Version {
-		return nil, fmt.Errorf("nnue: version %d, this engine reads 1 and %d", version, Version)
+	if version < 1 || version > Version {
+		return nil, fmt.Errorf("nnue: version %d, this engine reads 1 to %d", version, Version)
 	}
 	for _, f := range []struct {
 		name      string
@@ -199,25 +326,36 @@ func Parse(data []byte) (*Network, error) {
 	if err := checkActivation(Activation(act)); err != nil {
 		return nil, err
 	}
-	buckets := uint32(1)
-	if version == Version {
-		if len(data) < headerSize(Version) {
-			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(Version))
+	s := Shape{Hidden: int(hidden), Activation: Activation(act), OutputBuckets: 1, KingRelative: version == 3}
+	if version >= 2 {
+		if len(data) < headerSize(int(version)) {
+			return nil, fmt.Errorf("nnue: truncated: %d bytes, shorter than the %d-byte header", len(data), headerSize(int(version)))
 		}
-		buckets = field(7)
+		buckets := field(7)
 		if err := checkBuckets(int64(buckets)); err != nil {
 			return nil, err
 		}
-		if buckets == 1 {
+		if buckets == 1 && version == 2 {
 			return nil, fmt.Errorf("nnue: version 2 with one output bucket (that is version 1)")
 		}
+		s.OutputBuckets = int(buckets)
 	}
-	h, b := int(hidden), int(buckets)
-	switch want := FileSize(h, b); {
+	if version == 3 {
+		copy(s.KingBuckets[:], data[40:72])
+		if err := s.KingBuckets.check(); err != nil {
+			return nil, err
+		}
+	}
+	h, b := s.Hidden, s.OutputBuckets
+	what := fmt.Sprintf("%d hidden neurons and %d output buckets", h, b)
+	if s.KingRelative {
+		what += fmt.Sprintf(" and %d king buckets", s.KingBuckets.Count())
+	}
+	switch want := s.Size(); {
 	case len(data) < want:
-		return nil, fmt.Errorf("nnue: truncated: %d bytes, a network with %d hidden neurons and %d output buckets has %d", len(data), h, b, want)
+		return nil, fmt.Errorf("nnue: truncated: %d bytes, a network with %s has %d", len(data), what, want)
 	case len(data) > want:
-		return nil, fmt.Errorf("nnue: %d bytes, longer than the %d a network with %d hidden neurons and %d output buckets has", len(data), want, h, b)
+		return nil, fmt.Errorf("nnue: %d bytes, longer than the %d a network with %s has", len(data), want, what)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if got := crc32.ChecksumIEEE(body); got != sum {
@@ -233,9 +371,9 @@ func Parse(data []byte) (*Network, error) {
 		rest = rest[2*count:]
 		return out
 	}
-	n := &Network{hidden: h, activation: Activation(act), checksum: sum, kern: bestKernels()}
-	n.setBuckets(b)
-	n.featureWeights = int16s(Inputs * h)
+	n := &Network{checksum: sum, kern: bestKernels()}
+	n.setShape(s)
+	n.featureWeights = int16s(s.features() * h)
 	n.featureBiases = int16s(h)
 	n.outputWeights = int16s(b * 2 * h)
 	n.outputBiases = make([]int32, b)
@@ -260,25 +398,28 @@ func printable(b []byte) string {
 // Write writes the network in the file format Parse reads.
 func (n *Network) Write(w io.Writer) error {
 	var buf bytes.Buffer
-	buf.Grow(FileSize(n.hidden, n.buckets))
+	buf.Grow(n.shape.Size())
 	n.encode(&buf)
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
-// encode writes the file into buf and records its checksum: version 1
-// for one output bucket (so a version 1 file reads and writes back the
-// same bytes), else version 2.
+// encode writes the file into buf and records its checksum: version 3
+// for king-relative inputs, else version 1 for one output bucket (so a
+// version 1 file reads and writes back the same bytes) and 2 for more.
 func (n *Network) encode(buf *bytes.Buffer) {
 	le := binary.LittleEndian
 	buf.WriteString(Magic)
-	header := []uint32{1, Inputs, uint32(n.hidden), QA, QB, Scale, uint32(n.activation)}
-	if n.buckets > 1 {
-		header[0] = Version
+	version := n.shape.version()
+	header := []uint32{uint32(version), Inputs, uint32(n.hidden), QA, QB, Scale, uint32(n.activation)}
+	if version >= 2 {
 		header = append(header, uint32(n.buckets))
 	}
 	for _, v := range header {
 		buf.Write(le.AppendUint32(nil, v))
+	}
+	if version == 3 {
+		buf.Write(n.shape.KingBuckets[:])
 	}
 	b := buf.AvailableBuffer()
 	for _, s := range [][]int16{n.featureWeights, n.featureBiases, n.outputWeights} {
@@ -305,14 +446,18 @@ func (n *Network) Activation() Activation { return n.activation }
 func (n *Network) Checksum() uint32 { return n.checksum }
 
 // String describes the network, e.g. "(768->256)x2->1 SCReLU, crc
-// 1a2b3c4d", or "(768->256)x2->1x8 SCReLU, crc 1a2b3c4d" with 8 output
-// buckets.
+// 1a2b3c4d"; "(768->256)x2->1x8 SCReLU, crc 1a2b3c4d" with 8 output
+// buckets; "(768x4hm->256)x2->1x8 ..." with 4 king buckets, horizontally
+// mirrored.
 func (n *Network) String() string {
-	out := ""
+	in, out := "", ""
+	if n.shape.KingRelative {
+		in = fmt.Sprintf("x%dhm", n.shape.KingBuckets.Count())
+	}
 	if n.buckets > 1 {
 		out = fmt.Sprintf("x%d", n.buckets)
 	}
-	return fmt.Sprintf("(%d->%d)x2->1%s %v, crc %08x", Inputs, n.hidden, out, n.activation, n.checksum)
+	return fmt.Sprintf("(%d%s->%d)x2->1%s %v, crc %08x", Inputs, in, n.hidden, out, n.activation, n.checksum)
 }
 
 // Kernel names the code path this network's arithmetic runs on ("avx512",
@@ -337,8 +482,16 @@ func (n *Network) row(feature int) []int16 {
 	return n.featureWeights[feature*n.hidden : feature*n.hidden+n.hidden]
 }
 
+// feature returns the input feature of a piece on sq as perspective persp
+// sees it with its king on king: FeatureIndex, in a version 3 network
+// mirrored when that king stands on files e-h and offset to its bucket.
+func (n *Network) feature(persp board.Color, king board.Square, pc board.Piece, sq board.Square) int {
+	ks := n.kingSlots[persp][king]
+	return int(ks.base) + FeatureIndex(persp, pc, sq^board.Square(ks.flip))
+}
+
 // FeatureIndex returns the input feature of a piece on sq as perspective
-// persp sees it.
+// persp sees it (without king buckets).
 func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 	f := 64*int(pc.Type()) + int(sq)
 	if persp == board.Black {
@@ -357,12 +510,16 @@ func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 // evaluations spread over a few hundred centipawns around 0; each output
 // bucket has its own weights. The same seed gives the same network.
 func Random(hidden, buckets int, act Activation, seed uint64) (*Network, error) {
-	if err := checkHidden(int64(hidden)); err != nil {
+	return RandomShaped(Shape{Hidden: hidden, Activation: act, OutputBuckets: buckets}, seed)
+}
+
+// RandomShaped returns a network of random weights of any shape, as Random
+// does; each king bucket has its own feature weights.
+func RandomShaped(s Shape, seed uint64) (*Network, error) {
+	if err := s.check(); err != nil {
 		return nil, err
 	}
-	if err := checkBuckets(int64(buckets)); err != nil {
-		return nil, err
-	}
+	hidden, buckets := s.Hidden, s.OutputBuckets
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	fill := func(count, lo, hi int) []int16 {
 		out := make([]int16, count)
@@ -371,7 +528,7 @@ func Random(hidden, buckets int, act Activation, seed uint64) (*Network, error) 
 		}
 		return out
 	}
-	fw, fb := fill(Inputs*hidden, -48, 48), fill(hidden, -64, 192)
+	fw, fb := fill(s.features()*hidden, -48, 48), fill(hidden, -64, 192)
 	// The output's spread grows with the square root of H.
 	limit := max(1, int(24*math.Sqrt(256/float64(hidden))))
 	ow := fill(buckets*2*hidden, -limit, limit)
@@ -383,5 +540,5 @@ func Random(hidden, buckets int, act Activation, seed uint64) (*Network, error) 
 		}
 		ob[b] = int32(r.IntN(QA * QB / 10))
 	}
-	return New(hidden, act, fw, fb, ow, ob)
+	return NewShaped(s, fw, fb, ow, ob)
 }

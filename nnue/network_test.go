@@ -28,6 +28,33 @@ func randomBucketNet(t testing.TB, hidden, buckets int, act Activation, seed uin
 	return n
 }
 
+// testKingBuckets returns a king bucket map of k buckets (4 or 8): by the
+// king's rank (1, 2, 3-4, 5-8), and with 8 also split into files a-b and
+// c-d.
+func testKingBuckets(k int) KingBuckets {
+	var kb KingBuckets
+	if k == 1 {
+		return kb
+	}
+	byRank := [8]uint8{0, 1, 2, 2, 3, 3, 3, 3}
+	for i := range kb {
+		rank, file := i/4, i%4
+		kb[i] = byRank[rank]
+		if k == 8 {
+			kb[i] = 2*byRank[rank] + uint8(file/2)
+		}
+	}
+	return kb
+}
+
+func kingNet(t testing.TB, hidden, k int, seed uint64) *Network {
+	t.Helper()
+	n, err := RandomShaped(Shape{Hidden: hidden, Activation: SCReLU, OutputBuckets: 8, KingRelative: true,
+		KingBuckets: testKingBuckets(k)}, seed)
+	require.NoError(t, err)
+	return n
+}
+
 func encoded(t testing.TB, n *Network) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -177,7 +204,7 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		{"short header", good[:20], "truncated"},
 		{"magic", edit(func(d []byte) []byte { copy(d, "TWFNNUE2"); return withCRC(d) }), "not a Twofold network"},
 		{"onnx file", append([]byte("\x08\x07\x12\x04onnx"), good[8:]...), "not a Twofold network"},
-		{"version", setField(0, 3), "version 3"},
+		{"version", setField(0, 4), "version 4"},
 		{"version 2 body of version 1", setField(0, 2), "output buckets"},
 		{"inputs", setField(1, 769), "inputs 769"},
 		{"hidden zero", setField(2, 0), "hidden size 0"},
@@ -354,4 +381,61 @@ func TestEvaluateClamps(t *testing.T) {
 	n, err := New(h, CReLU, fw, fb, ow, []int32{0})
 	require.NoError(t, err)
 	assert.Equal(t, int(want*Scale/(QA*QB)), n.Evaluate(board.StartPosition()))
+}
+
+// TestKingBucketFile pins version 3's layout and what Parse refuses in it.
+func TestKingBucketFile(t *testing.T) {
+	assert.Equal(t, KingBuckets{}, testKingBuckets(1))
+	for _, k := range []int{4, 8} {
+		assert.Equal(t, k, testKingBuckets(k).Count())
+	}
+	n := kingNet(t, 32, 4, 7)
+	data := encoded(t, n)
+	require.Len(t, data, n.Shape().Size())
+	require.Len(t, data, 72+2*(4*768*32+32+8*64)+4*8+4)
+	le := binary.LittleEndian
+	for i, want := range []uint32{3, 768, 32, 255, 64, 400, 1, 8} {
+		assert.Equal(t, want, le.Uint32(data[8+4*i:]), "field %d", i)
+	}
+	kb := testKingBuckets(4)
+	assert.Equal(t, kb[:], data[40:72])
+	w := func(off int) int16 { return int16(le.Uint16(data[off:])) }
+	assert.Equal(t, n.featureWeights[(2*768+5)*32+3], w(72+2*((2*768+5)*32+3)), "bucket 2, row 5, neuron 3")
+	m, err := Parse(data)
+	require.NoError(t, err)
+	assert.Equal(t, n.Shape(), m.Shape())
+	assert.Equal(t, n.featureWeights, m.featureWeights)
+	assert.Equal(t, "(768x4hm->32)x2->1x8 SCReLU, crc "+fmt.Sprintf("%08x", n.Checksum()), m.String())
+	assert.Equal(t, data, encoded(t, m))
+	p := board.StartPosition()
+	assert.Equal(t, n.Evaluate(p), m.Evaluate(p))
+
+	// One king bucket, mirrored, is a version 3 file of its own.
+	one, err := RandomShaped(Shape{Hidden: 16, Activation: CReLU, OutputBuckets: 1, KingRelative: true}, 1)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(3), le.Uint32(encoded(t, one)[8:]))
+	assert.Contains(t, one.String(), "(768x1hm->16)x2->1 CReLU")
+
+	for _, c := range []struct {
+		name string
+		edit func(d []byte)
+		want string
+	}{
+		{"a bucket unused", func(d []byte) { d[40+31] = 5 }, "king bucket 4 of 6 is not used"},
+		{"too many buckets", func(d []byte) { d[40+31] = MaxKingBuckets }, "17 king buckets"},
+		{"fewer buckets than the weights", func(d []byte) {
+			for i := 40; i < 72; i++ {
+				d[i] = min(d[i], 2)
+			}
+		}, "longer than"},
+		{"no output buckets", func(d []byte) { le.PutUint32(d[36:], 0) }, "0 output buckets"},
+	} {
+		bad := append([]byte(nil), data...)
+		c.edit(bad)
+		_, err := Parse(withCRC(bad))
+		require.Error(t, err, c.name)
+		assert.Contains(t, err.Error(), c.want, c.name)
+	}
+	_, err = RandomShaped(Shape{Hidden: 16, Activation: CReLU, OutputBuckets: 1, KingBuckets: kb}, 1)
+	assert.ErrorContains(t, err, "without king-relative")
 }

@@ -11,17 +11,21 @@ import (
 // marks the child's accumulator stale; the evaluation walks back to the
 // nearest valid ply and applies the recorded deltas forward, storing each
 // step, so a node whose eval the table supplies costs no update at all and
-// siblings share their parent's work. Nothing is recomputed from scratch
-// but the root, once per search.
+// siblings share their parent's work. Each perspective keeps its own
+// validity: with king buckets, a move of a side's king into another bucket
+// makes that side's perspective be recomputed from the position at the ply
+// evaluated (the plies between stay stale for it). Otherwise nothing is
+// recomputed from scratch but the root, once per search.
 type nnueStack struct {
-	net   *nnue.Network
-	acc   []nnue.Accumulator     // [ply]: the position at ply once valid
-	delta [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
-	valid [MaxPly + 4]bool       // acc[ply] matches the position now at ply
-	root  [64]board.Piece        // the root's pieces: the root moves' deltas come from them
-	move1 board.Move             // the root move delta[1] describes
-	fresh *nnue.Accumulator      // for verifyNNUE
-	bad   string                 // the first node where verifyNNUE found a difference
+	net          *nnue.Network
+	acc          []nnue.Accumulator     // [ply]: the position at ply once valid
+	delta        [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
+	valid        [MaxPly + 4][2]bool    // [ply][perspective]: acc[ply] matches the position now at ply
+	kingRelative bool                   // the network has king buckets: a king move may refresh a perspective
+	root         [64]board.Piece        // the root's pieces: the root moves' deltas come from them
+	move1        board.Move             // the root move delta[1] describes
+	fresh        *nnue.Accumulator      // for verifyNNUE
+	bad          string                 // the first node where verifyNNUE found a difference
 }
 
 // verifyNNUE makes every node the search enters compare its incrementally
@@ -40,11 +44,12 @@ func (t *thread) nnuePrepare() {
 	}
 	if nn.net != net {
 		nn.net = net
+		nn.kingRelative = net.Shape().KingRelative
 		nn.acc = nnue.NewAccumulators(net, MaxPly+4)
 		nn.fresh = nnue.NewAccumulator(net)
 	}
 	nn.acc[0].Refresh(t.pos)
-	nn.valid = [MaxPly + 4]bool{0: true}
+	nn.valid = [MaxPly + 4][2]bool{0: {true, true}}
 	for sq := range nn.root {
 		nn.root[sq] = t.pos.PieceAt(board.Square(sq))
 	}
@@ -58,7 +63,7 @@ func (t *thread) nnueMove(ply int, m board.Move) {
 		return
 	}
 	t.nn.delta[ply+1] = nnue.MoveDelta(t.pos, m)
-	t.nn.valid[ply+1] = false
+	t.nn.valid[ply+1] = [2]bool{}
 }
 
 // nnueNull records a null move at ply: ply+1 has the same pieces.
@@ -67,7 +72,7 @@ func (t *thread) nnueNull(ply int) {
 		return
 	}
 	t.nn.delta[ply+1] = nnue.Delta{}
-	t.nn.valid[ply+1] = false
+	t.nn.valid[ply+1] = [2]bool{}
 }
 
 // nnueAccumulator brings the accumulator of ply up to date and returns it.
@@ -87,16 +92,30 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 				captured = nn.root[m.To()^8]
 			}
 			nn.delta[1] = nnue.NewMoveDelta(m, nn.root[m.From()], captured)
-			nn.valid[1] = false
+			nn.valid[1] = [2]bool{}
 		}
 	}
-	k := ply
-	for !nn.valid[k] {
-		k--
-	}
-	for ; k < ply; k++ {
-		nn.acc[k+1].Apply(&nn.acc[k], &nn.delta[k+1])
-		nn.valid[k+1] = true
+	for persp := board.White; persp <= board.Black; persp++ {
+		k := ply
+		for !nn.valid[k][persp] {
+			k--
+		}
+		if k == ply {
+			continue
+		}
+		refresh := false
+		for i := k + 1; i <= ply && !refresh && nn.kingRelative; i++ {
+			refresh = nn.net.NeedsRefresh(&nn.delta[i], persp)
+		}
+		if refresh {
+			nn.acc[ply].RefreshPerspective(t.pos, persp)
+			nn.valid[ply][persp] = true
+			continue
+		}
+		for ; k < ply; k++ {
+			nn.acc[k+1].ApplyPerspective(&nn.acc[k], &nn.delta[k+1], persp)
+			nn.valid[k+1][persp] = true
+		}
 	}
 	return &nn.acc[ply]
 }

@@ -57,8 +57,16 @@ func TestNNUEAccumulatorsMatchRefresh(t *testing.T) {
 	}, suiteFENs(t, every)...)
 	var nodes uint64
 	for i, fen := range fens {
-		act := nnue.Activation(i % 2)
-		net, err := nnue.Random(32, 1+i%8, act, uint64(i))
+		// Every third network has king buckets (four by the king's rank,
+		// mirrored), so kings crossing them at every ply are verified too.
+		shape := nnue.Shape{Hidden: 32, Activation: nnue.Activation(i % 2), OutputBuckets: 1 + i%8}
+		if i%3 == 0 {
+			shape.KingRelative = true
+			for sq := range shape.KingBuckets {
+				shape.KingBuckets[sq] = uint8(min(sq/4, 3))
+			}
+		}
+		net, err := nnue.RandomShaped(shape, uint64(i))
 		require.NoError(t, err)
 		p, err := movegen.ParseFEN(fen)
 		require.NoError(t, err)

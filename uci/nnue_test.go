@@ -155,7 +155,7 @@ func TestBadEvalFileKeepsPrevious(t *testing.T) {
 		{"longer", variant("longer.nnue", func(b []byte) []byte { return append(b, 0) }), "longer than"},
 		{"flipped byte", variant("flipped.nnue", func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b }), "checksum mismatch"},
 		{"wrong magic", variant("magic.nnue", func(b []byte) []byte { copy(b, "TWFNNUE2"); return b }), "not a Twofold network"},
-		{"other version", variant("version.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 3); return b }), "version 3, this engine reads 1 and 2"},
+		{"other version", variant("version.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 4); return b }), "version 4, this engine reads 1 to 3"},
 		{"other hidden size", variant("hidden.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[16:], 32); return b }), "longer than"},
 		{"unknown activation", variant("act.nnue", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[32:], 7); return b }), "unknown activation 7"},
 		{"an ONNX file", variant("net.onnx", func([]byte) []byte { return []byte("\x08\x07\x12\x07pytorch" + strings.Repeat("\x00", 64)) }), "not a Twofold network"},
@@ -329,4 +329,30 @@ func TestBenchCommandWithNetwork(t *testing.T) {
 	assert.Equal(t, count(hce), count(off), "Use NNUE false: the hand-crafted bench")
 	assert.Empty(t, filterPrefix(hce, "Network: "))
 	assert.Empty(t, filterPrefix(off, "Network: "))
+}
+
+// A network with king buckets (format version 3) loads through EvalFile and
+// plays: the search's king moves across its buckets refresh a perspective.
+func TestEvalFileKingBuckets(t *testing.T) {
+	var kb nnue.KingBuckets
+	for i := range kb {
+		kb[i] = uint8(min(i/4, 3)) // by the king's rank: 1, 2, 3, 4-8
+	}
+	net, err := nnue.RandomShaped(nnue.Shape{Hidden: 32, Activation: nnue.SCReLU, OutputBuckets: 8,
+		KingRelative: true, KingBuckets: kb}, 5)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, net.Write(&buf))
+	path := filepath.Join(t.TempDir(), "kings.nnue")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	e, _ := newEngine(t)
+	e.Execute("setoption name EvalFile value " + path)
+	assert.True(t, sameNetwork(net, alphaBetaNetwork(e)))
+	assert.Contains(t, net.String(), "(768x4hm->32)x2->1x8")
+	// White has only its king: every move crosses or stays in a bucket.
+	lines := session(t, "setoption name EvalFile value "+path, "position fen 8/5k2/8/2p5/8/8/3K4/8 w - - 0 1",
+		"go nodes 20000")
+	assert.Regexp(t, `^bestmove d2[a-h][1-8]`, lines[len(lines)-1], lines)
+	assert.Contains(t, strings.Join(lines, "\n"), " depth 8 ", "searched, not just answered")
 }

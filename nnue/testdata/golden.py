@@ -1,5 +1,5 @@
 """Writes the golden networks of nnue/golden_test.go with code independent of
-the engine's: formats v1 and v2 (output buckets) as the package comment describes them, evaluated in
+the engine's: formats v1, v2 (output buckets) and v3 (king buckets) as the package comment describes them, evaluated in
 exact integer arithmetic (so the Go kernels are checked against the spec,
 not against themselves). Run from this directory: python3 golden.py"""
 import random
@@ -15,6 +15,7 @@ FENS = [
     "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
     "1rbnqbkr/ppppp1p1/1n3p2/7p/1P1P4/1R6/P1P1PPPP/N1BNQBKR w Hhb - 1 4",
+    "8/4k3/8/8/2p5/8/3K4/8 b - - 0 1",
 ]
 
 
@@ -36,20 +37,23 @@ def pieces(fen):
     return out
 
 
-def golden(act, seed, buckets=1):
+def golden(act, seed, buckets=1, kings=None):
     rng = random.Random(seed)
-    fw = [[rng.randint(-40, 40) for _ in range(H)] for _ in range(768)]
+    k = max(kings) + 1 if kings else 1
+    fw = [[rng.randint(-40, 40) for _ in range(H)] for _ in range(768 * k)]
     fb = [rng.randint(-50, 200) for _ in range(H)]
     ow = [rng.randint(-127, 127) for _ in range(2 * H * buckets)]
     obs = [rng.randint(-20000, 20000) for _ in range(buckets)]
-    if buckets == 1:
+    if kings:
+        body = b"TWFNNUE1" + struct.pack("<8I", 3, 768, H, 255, 64, 400, act, buckets) + bytes(kings)
+    elif buckets == 1:
         body = b"TWFNNUE1" + struct.pack("<7I", 1, 768, H, 255, 64, 400, act)
     else:
         body = b"TWFNNUE1" + struct.pack("<8I", 2, 768, H, 255, 64, 400, act, buckets)
-    body += struct.pack("<%dh" % (768 * H), *[w for row in fw for w in row])
+    body += struct.pack("<%dh" % (768 * k * H), *[w for row in fw for w in row])
     body += struct.pack("<%dh" % H, *fb) + struct.pack("<%dh" % (2 * H * buckets), *ow)
     body += struct.pack("<%di" % buckets, *obs)
-    name = ["crelu", "screlu"][act] + ("-b%d" % buckets if buckets > 1 else "")
+    name = ["crelu", "screlu"][act] + ("-k%d" % k if kings else "-b%d" % buckets if buckets > 1 else "")
     with open("golden-%s.nnue" % name, "wb") as f:
         f.write(body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF))
     lines = []
@@ -58,8 +62,14 @@ def golden(act, seed, buckets=1):
         acc = {}
         for persp in "wb":
             a = list(fb)
+            # v3: the own king's square as persp sees it; its files e-h mirror every square
+            king = [sq for c, pt, sq in pieces(fen) if c == persp and pt == 5][0]
+            view = 0 if persp == "w" else 56
+            kf, kr = (king ^ view) % 8, (king ^ view) // 8
+            flip = 7 if kings and kf >= 4 else 0
+            base = 768 * kings[kr * 4 + (kf ^ flip)] if kings else 0
             for c, pt, sq in pieces(fen):
-                idx = 384 * (c != persp) + 64 * pt + (sq if persp == "w" else sq ^ 56)
+                idx = base + 384 * (c != persp) + 64 * pt + (sq ^ view ^ flip)
                 a = [x + y for x, y in zip(a, fw[idx])]
             acc[persp] = a
         width = -(-32 // buckets)  # ceil(32 / buckets)
@@ -79,3 +89,5 @@ def golden(act, seed, buckets=1):
 golden(0, 1)
 golden(1, 2)
 golden(1, 3, buckets=8)
+# king buckets: the back rank's corners, the rest of it, rank 2, ranks 3-8 (the trainer's layout "4")
+golden(1, 4, buckets=8, kings=[0, 0, 1, 1, 2, 2, 2, 2] + [3] * 24)

@@ -128,7 +128,7 @@ def _squares_and_nibbles(recs):
     return mask, nib
 
 
-def features(recs, mirror=None):
+def features(recs, mirror=None, king_buckets=None):
     """Feature indices of a batch for both perspectives.
 
     Returns (stm_idx, other_idx, offsets): flat int64 arrays of equal length, the
@@ -139,6 +139,10 @@ def features(recs, mirror=None):
     mirror (optional, a bool per record) reflects those records' boards left to right
     (files a-h swapped, sq^7): the same position for the evaluation, whose inputs hold
     no castling rights, so a cheap second sample (the trainer's --mirror).
+    king_buckets (optional, 32 bucket numbers: nnue_model.KING_BUCKET_LAYOUTS) gives the
+    features of format version 3: from a perspective whose own king stands on files e-h
+    (seen from that perspective) every square is mirrored (^7), and the feature is offset by
+    768 times the bucket of that king's (mirrored) square, index rank*4 + file.
     """
     mask, nib = _squares_and_nibbles(recs)
     rows, sq = np.nonzero(mask)  # row-major: by record, then by square upward
@@ -150,6 +154,20 @@ def features(recs, mirror=None):
         sq = np.where(np.asarray(mirror, dtype=bool)[rows], sq ^ 7, sq)
     white = 384 * (colour != 0) + 64 * pt + sq
     black = 384 * (colour != 1) + 64 * pt + (sq ^ 56)
+    if king_buckets is not None:
+        kb = np.asarray(king_buckets, dtype=np.int64)
+        kings = np.zeros((len(recs), 2), dtype=np.int64)
+        is_king = pt == 5
+        kings[rows[is_king], colour[is_king]] = sq[is_king]
+        for c, persp_view in ((0, 0), (1, 56)):
+            k = kings[rows, c] ^ persp_view  # the own king as the perspective sees it
+            flip = np.where((k & 7) >= 4, 7, 0)
+            k ^= flip
+            offset = INPUTS * kb[(k >> 3) * 4 + (k & 7)]
+            if c == 0:
+                white = offset + (white ^ flip)
+            else:
+                black = offset + (black ^ flip)
     black_to_move = recs["stm"][rows] == 1
     stm_idx = np.where(black_to_move, black, white)
     other_idx = np.where(black_to_move, white, black)

@@ -1,19 +1,24 @@
-"""The engine's network file, format versions 1 and 2 (package nnue reads them), and a
+"""The engine's network file, format versions 1 to 3 (package nnue reads them), and a
 quantised reference evaluator in numpy that does the engine's integer arithmetic.
 
 All numbers little-endian:
 
     8 bytes  magic "TWFNNUE1"
-    uint32   version (1, or 2 with output buckets), inputs = 768, hidden H (multiple
-             of 16, 16..2048), QA = 255, QB = 64, scale = 400, activation (0 CReLU,
-             1 SCReLU), and in version 2 only the number of output buckets B (2..16)
-    int16    feature weights [768][H] (a row per feature) = round(w * QA)
+    uint32   version (1; 2 with output buckets; 3 with king buckets), inputs = 768, hidden H
+             (multiple of 16, 16..2048), QA = 255, QB = 64, scale = 400, activation
+             (0 CReLU, 1 SCReLU), and in versions 2 and 3 the number of output buckets B
+             (2..16 in version 2, 1..16 in version 3)
+    32 bytes version 3 only: the king bucket of each square of the own king, rank 1 first,
+             files a-d (K buckets: 0..K-1 each used, K <= 16)
+    int16    feature weights [K*768][H] (a row per feature, bucket after bucket; K = 1
+             before version 3) = round(w * QA)
     int16    feature biases [H] = round(b * QA)
     int16    output weights [B][2H] (of each, first H: side to move's accumulator) = round(w * QB)
     int32    output biases [B] = round(b * QA * QB)
     uint32   CRC-32 (IEEE, zlib.crc32) of every byte before it
 
-A model with one bucket is written as version 1. A position with n pieces uses bucket
+A model with one bucket is written as version 1, one with king buckets as version 3 (its
+features: nnue_data.features with the map). A position with n pieces uses bucket
 nnue_model.bucket_of(n, B). Output in centipawns, side to move's view, c(x) = clamp(x, 0, QA),
 w and bias those of the position's bucket:
     CReLU:  sum = sum(c(us)*w[:H]) + sum(c(them)*w[H:]);  eval = (sum + bias)*scale/(QA*QB)
@@ -30,29 +35,35 @@ import zlib
 import numpy as np
 import torch
 
-from nnue_model import ACTIVATIONS, INPUTS, MAX_BUCKETS, NNUE, QA, QB, SCALE, bucket_of
+from nnue_model import ACTIVATIONS, INPUTS, MAX_BUCKETS, NNUE, QA, QB, SCALE, bucket_of, check_king_buckets
 
 MAGIC = b"TWFNNUE1"
-VERSIONS = (1, 2)
-HEADER = struct.Struct("<8s7I")  # version 1; version 2 adds one uint32 (the buckets)
+VERSIONS = (1, 2, 3)
+HEADER = struct.Struct("<8s7I")  # version 1; version 2 adds one uint32 (the buckets), 3 also the king map
 
 
 class FormatError(ValueError):
-    """Bytes that are not a version-1 or version-2 network."""
+    """Bytes that are not a network of versions 1 to 3."""
 
 
-def header_size(buckets):
-    return HEADER.size + (4 if buckets > 1 else 0)
+def version_of(buckets, king_buckets=None):
+    return 3 if king_buckets is not None else (2 if buckets > 1 else 1)
 
 
-def file_size(hidden, buckets=1):
-    return header_size(buckets) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4
+def header_size(buckets, king_buckets=None):
+    return HEADER.size + {1: 0, 2: 4, 3: 36}[version_of(buckets, king_buckets)]
+
+
+def file_size(hidden, buckets=1, king_buckets=None):
+    k = max(king_buckets) + 1 if king_buckets is not None else 1
+    return (header_size(buckets, king_buckets) + 2 * (k * INPUTS * hidden + hidden + buckets * 2 * hidden)
+            + 4 * buckets + 4)
 
 
 def quantise(model):
     """The model's integer parameters, as the file stores them."""
     with torch.no_grad():
-        fw = model.ft_weight.detach().cpu().double().numpy() * QA
+        fw = model.feature_weights().detach().cpu().double().numpy() * QA
         fb = model.ft_bias.detach().cpu().double().numpy() * QA
         ow = model.out_weight.detach().cpu().double().numpy() * QB
         ob = model.out_bias.detach().cpu().double().numpy() * QA * QB
@@ -66,6 +77,7 @@ def quantise(model):
         "hidden": model.hidden,
         "activation": model.activation,
         "buckets": model.buckets,
+        "king_buckets": model.king_buckets,
         "ft_weight": np.round(fw).astype(np.int16),
         "ft_bias": np.round(fb).astype(np.int16),
         "out_weight": np.round(ow).astype(np.int16).reshape(model.buckets, 2 * model.hidden),
@@ -75,11 +87,15 @@ def quantise(model):
 
 def encode(net):
     """The file's bytes for quantised parameters (as quantise returns them)."""
-    h, b = net["hidden"], net.get("buckets", 1)
-    body = HEADER.pack(MAGIC, 1 if b == 1 else 2, INPUTS, h, QA, QB, SCALE, ACTIVATIONS.index(net["activation"]))
-    if b > 1:
+    h, b, kb = net["hidden"], net.get("buckets", 1), net.get("king_buckets")
+    version = version_of(b, kb)
+    body = HEADER.pack(MAGIC, version, INPUTS, h, QA, QB, SCALE, ACTIVATIONS.index(net["activation"]))
+    if version >= 2:
         body += struct.pack("<I", b)
-    body += np.ascontiguousarray(net["ft_weight"], dtype="<i2").reshape(INPUTS, h).tobytes()
+    if version == 3:
+        body += bytes(kb)
+    k = max(kb) + 1 if kb is not None else 1
+    body += np.ascontiguousarray(net["ft_weight"], dtype="<i2").reshape(k * INPUTS, h).tobytes()
     body += np.ascontiguousarray(net["ft_bias"], dtype="<i2").reshape(h).tobytes()
     body += np.ascontiguousarray(net["out_weight"], dtype="<i2").reshape(b * 2 * h).tobytes()
     body += np.ascontiguousarray(net["out_bias"], dtype="<i4").reshape(b).tobytes()
@@ -115,32 +131,43 @@ def parse(data):
         raise FormatError(f"activation {act}")
     if h < 16 or h > 2048 or h % 16:
         raise FormatError(f"hidden size {h}")
-    b = 1
-    if version == 2:
+    b, kb = 1, None
+    if version >= 2:
+        if len(data) < HEADER.size + 36:
+            raise FormatError(f"{len(data)} bytes: too short for a version {version} network")
         (b,) = struct.unpack_from("<I", data, HEADER.size)
-        if not 2 <= b <= MAX_BUCKETS:
-            raise FormatError(f"version 2 with {b} output buckets (want 2..{MAX_BUCKETS})")
-    if len(data) != file_size(h, b):
-        raise FormatError(f"{len(data)} bytes, want {file_size(h, b)} for hidden size {h}, {b} buckets")
+        if not (2 if version == 2 else 1) <= b <= MAX_BUCKETS:
+            raise FormatError(f"version {version} with {b} output buckets (want {2 if version == 2 else 1}..{MAX_BUCKETS})")
+    if version == 3:
+        kb = list(data[HEADER.size + 4:HEADER.size + 36])
+        try:
+            check_king_buckets(kb)
+        except ValueError as e:
+            raise FormatError(str(e)) from e
+    if len(data) != file_size(h, b, kb):
+        raise FormatError(f"{len(data)} bytes, want {file_size(h, b, kb)} for hidden size {h}, {b} buckets"
+                          + (f", {max(kb) + 1} king buckets" if kb else ""))
     (crc,) = struct.unpack_from("<I", data, len(data) - 4)
     if zlib.crc32(data[:-4]) != crc:
         raise FormatError("checksum mismatch")
-    off = header_size(b)
-    fw = np.frombuffer(data, dtype="<i2", count=INPUTS * h, offset=off).reshape(INPUTS, h)
-    off += 2 * INPUTS * h
+    off = header_size(b, kb)
+    rows = INPUTS * (max(kb) + 1 if kb else 1)
+    fw = np.frombuffer(data, dtype="<i2", count=rows * h, offset=off).reshape(rows, h)
+    off += 2 * rows * h
     fb = np.frombuffer(data, dtype="<i2", count=h, offset=off)
     off += 2 * h
     ow = np.frombuffer(data, dtype="<i2", count=b * 2 * h, offset=off).reshape(b, 2 * h)
     off += b * 4 * h
     ob = np.frombuffer(data, dtype="<i4", count=b, offset=off)
-    return {"hidden": h, "activation": ACTIVATIONS[act], "buckets": b, "ft_weight": fw.astype(np.int16),
+    return {"hidden": h, "activation": ACTIVATIONS[act], "buckets": b, "king_buckets": kb,
+            "ft_weight": fw.astype(np.int16),
             "ft_bias": fb.astype(np.int16), "out_weight": ow.astype(np.int16), "out_bias": ob.astype(np.int32)}
 
 
 def load_float(net):
     """A float model holding the quantised parameters (for comparisons)."""
     b = net.get("buckets", 1)
-    m = NNUE(net["hidden"], net["activation"], buckets=b)
+    m = NNUE(net["hidden"], net["activation"], buckets=b, king_buckets=net.get("king_buckets"))
     with torch.no_grad():
         m.ft_weight.copy_(torch.from_numpy(net["ft_weight"].astype(np.float32) / QA))
         m.ft_bias.copy_(torch.from_numpy(net["ft_bias"].astype(np.float32) / QA))
@@ -162,7 +189,8 @@ def _div(a, b):
 def evaluate(net, stm_idx, other_idx, offsets):
     """Centipawns (side to move's view) of a batch, in the engine's integer arithmetic.
 
-    The features are those of nnue_data.features: flat lists with per-record offsets.
+    The features are those of nnue_data.features (with the net's king_buckets, if any):
+    flat lists with per-record offsets.
     """
     fw = net["ft_weight"].astype(np.int64)
     fb = net["ft_bias"].astype(np.int64)
@@ -206,14 +234,15 @@ def main(argv=None):
         except FormatError as e:
             print(f"{args.check}: {e}", file=sys.stderr)
             return 1
-        b = net["buckets"]
-        print(f"{args.check}: version {1 if b == 1 else 2}, 768 -> {net['hidden']} x2 -> 1, {net['activation']}, "
+        b, kb = net["buckets"], net["king_buckets"]
+        inputs = f"768 x{max(kb) + 1} king buckets (mirrored)" if kb else "768"
+        print(f"{args.check}: version {version_of(b, kb)}, {inputs} -> {net['hidden']} x2 -> 1, {net['activation']}, "
               f"{b} output bucket{'s' if b > 1 else ''}, {len(data)} bytes, crc32 {zlib.crc32(data[:-4]):08x}")
         return 0
     if not args.checkpoint or not args.out:
         ap.error("want CHECKPOINT OUT, or --check NET")
     ck = torch.load(args.checkpoint, map_location="cpu")
-    model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1))
+    model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1), king_buckets=ck.get("king_buckets"))
     model.load_state_dict(ck["model"])
     size = export(model, args.out)
     print(f"exported {args.out} ({size} bytes) from {args.checkpoint} ({ck['epoch']} epochs)")

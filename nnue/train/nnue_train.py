@@ -20,10 +20,14 @@ systematic errors, such as misjudged endgames) once the scale is handled.
 Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
 clipped to what the quantised network represents exactly (nnue_model.clip).
 
+King buckets (--king-buckets 4, 8, or a map of 32): each perspective's inputs are mirrored
+while its king stands on files e-h and split by that king's square into K sets of 768, with
+a shared factoriser (nnue_model); the network is written as format version 3.
+
 State: RUN_DIR/checkpoint.pt (model, optimiser, epochs done, architecture), written
 atomically after every epoch together with RUN_DIR/epoch-NNN.nnue; a rerun with the same
-RUN_DIR resumes after the last finished epoch (--hidden, --activation and --output-buckets
-are then taken from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
+RUN_DIR resumes after the last finished epoch (--hidden, --activation, --output-buckets and
+--king-buckets are then taken from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
 --init NET.nnue starts a new run from a network file instead of random weights (fine-tuning
 the shipped network on newer data, usually with a lower --lr); its architecture overrides
 --hidden, --activation and --output-buckets. A resumed run ignores it.
@@ -44,7 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
-from nnue_model import ACTIVATIONS, MAX_BUCKETS, NNUE, SCALE  # noqa: E402
+from nnue_model import ACTIVATIONS, KING_BUCKET_LAYOUTS, MAX_BUCKETS, NNUE, SCALE, king_buckets_arg  # noqa: E402
 
 
 def parse_args(argv):
@@ -57,6 +61,10 @@ def parse_args(argv):
     ap.add_argument("--activation", choices=ACTIVATIONS, default="screlu", help="new runs only")
     ap.add_argument("--output-buckets", type=int, default=1,
                     help="output buckets by piece count, 1..16 (new runs only; 1 writes format version 1)")
+    ap.add_argument("--king-buckets", metavar="LAYOUT",
+                    help="king-bucketed, mirrored inputs (format version 3; new runs only): a layout "
+                         f"({', '.join(sorted(KING_BUCKET_LAYOUTS))}: that many buckets) or 32 comma-separated "
+                         "bucket numbers of the own king's square, ranks 1-8, files a-d")
     ap.add_argument("--epochs", type=int, default=20, help="epochs in all, counting resumed ones")
     ap.add_argument("--epoch-positions", type=int, default=0,
                     help="positions per epoch (0: the whole training set; else a fresh random sample)")
@@ -81,6 +89,11 @@ def parse_args(argv):
         ap.error(f"--output-buckets must be from 1 to {MAX_BUCKETS}")
     if not 0 <= args.val_fraction < 1 or args.epoch_positions < 0:
         ap.error("--val-fraction must be in [0, 1), --epoch-positions not negative")
+    if args.king_buckets is not None:
+        try:
+            args.king_buckets = king_buckets_arg(args.king_buckets)
+        except ValueError as e:
+            ap.error(f"--king-buckets: {e}")
     return args
 
 
@@ -88,8 +101,8 @@ def log(msg):
     print(msg, flush=True)
 
 
-def batch_tensors(recs, device, mirror=None):
-    stm, other, offsets = nnue_data.features(recs, mirror)
+def batch_tensors(recs, device, mirror=None, king_buckets=None):
+    stm, other, offsets = nnue_data.features(recs, mirror, king_buckets)
     score, result = nnue_data.targets(recs)
     t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
     return t(stm), t(other), t(offsets), t(score), t(result)
@@ -110,7 +123,8 @@ def evaluate_loss(model, ds, idx, args, device):
     with torch.no_grad():
         for s in range(0, len(idx), args.batch):
             part = idx[s:s + args.batch]
-            total += float(loss_fn(model, batch_tensors(ds.gather(part), device), args.wdl_lambda, args.k)) * len(part)
+            batch = batch_tensors(ds.gather(part), device, king_buckets=model.king_buckets)
+            total += float(loss_fn(model, batch, args.wdl_lambda, args.k)) * len(part)
     return total / len(idx)
 
 
@@ -118,6 +132,7 @@ def save_checkpoint(path, model, opt, epoch, args):
     tmp = path + ".tmp"
     torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch,
                 "hidden": model.hidden, "activation": model.activation, "buckets": model.buckets,
+                "king_buckets": model.king_buckets,
                 "args": {k: v for k, v in vars(args).items() if k != "data"}}, tmp)
     os.replace(tmp, path)
 
@@ -126,7 +141,8 @@ def load_or_create(args, device):
     path = os.path.join(args.run_dir, "checkpoint.pt")
     if os.path.exists(path):
         ck = torch.load(path, map_location=device)
-        model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1)).to(device)
+        model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1),
+                     king_buckets=ck.get("king_buckets")).to(device)
         model.load_state_dict(ck["model"])
         opt = torch.optim.Adam(model.parameters(), lr=args.lr)
         opt.load_state_dict(ck["optimizer"])
@@ -141,7 +157,8 @@ def load_or_create(args, device):
             raise nnue_format.FormatError(f"--init {args.init}: {e}") from e
         log(f"initialised from {args.init}: hidden {model.hidden}, {model.activation}, {model.buckets} output buckets")
     else:
-        model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets).to(device)
+        model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets,
+                     king_buckets=args.king_buckets).to(device)
     return model, torch.optim.Adam(model.parameters(), lr=args.lr), 0
 
 
@@ -174,7 +191,8 @@ def main(argv=None):
     n_train = n - n_val
     val_idx = np.arange(n_train, n)
     log(f"data: {n} positions in {len(ds.paths)} files ({n_train} train, {n_val} validation); "
-        f"hidden {model.hidden} {model.activation}, {model.buckets} output buckets, batch {args.batch}, lambda {args.wdl_lambda}, K {args.k}, "
+        f"hidden {model.hidden} {model.activation}, {model.buckets} output buckets, "
+        f"{max(model.king_buckets) + 1 if model.king_buckets else 'no'} king buckets, batch {args.batch}, lambda {args.wdl_lambda}, K {args.k}, "
         f"device {device}, threads {torch.get_num_threads()}")
     if done == 0:
         log(f"epoch 0 val loss {evaluate_loss(model, ds, val_idx, args, device):.6f}")
@@ -193,7 +211,7 @@ def main(argv=None):
         for s in range(0, len(order), args.batch):
             part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
             mirror = rng.random(len(part)) < 0.5 if args.mirror else None
-            batch = batch_tensors(ds.gather(part), device, mirror)
+            batch = batch_tensors(ds.gather(part), device, mirror, model.king_buckets)
             loss = loss_fn(model, batch, args.wdl_lambda, args.k)
             if not math.isfinite(float(loss)):
                 log(f"epoch {epoch}: non-finite loss; nothing saved (lower --lr)")

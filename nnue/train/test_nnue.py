@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
 import nnue_train  # noqa: E402
-from nnue_model import FT_LIMIT, NNUE, OUT_LIMIT, QA, QB, SCALE, bucket_of  # noqa: E402
+from nnue_model import FT_LIMIT, KING_BUCKET_LAYOUTS, NNUE, OUT_LIMIT, QA, QB, SCALE, bucket_of  # noqa: E402
 
 TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 GOLDEN_NETS = ["random-crelu", "random-screlu", "wrap-crelu", "wrap-screlu"]
@@ -73,11 +73,18 @@ def material_records(n, seed):
     return np.frombuffer(b"".join(out), dtype=nnue_data.RECORD)
 
 
-def slow_features(board, stm):
-    """The feature formula, one piece at a time."""
+def slow_features(board, stm, king_buckets=None):
+    """The feature formula, one piece at a time (with king buckets: format version 3's)."""
     lists = []
     for persp in (stm, 1 - stm):
-        lists.append(sorted(384 * ((p >> 3) != persp) + 64 * (p & 7) + (sq if persp == 0 else sq ^ 56)
+        view = 0 if persp == 0 else 56
+        base, flip = 0, 0
+        if king_buckets is not None:
+            king = next(sq for sq, p in board.items() if p == (persp << 3 | 5)) ^ view
+            if king % 8 >= 4:
+                king, flip = king ^ 7, 7
+            base = 768 * king_buckets[king // 8 * 4 + king % 8]
+        lists.append(sorted(base + 384 * ((p >> 3) != persp) + 64 * (p & 7) + (sq ^ view ^ flip)
                             for sq, p in board.items()))
     return lists
 
@@ -106,6 +113,27 @@ class DataTest(unittest.TestCase):
             want_stm, want_other = slow_features(b, s)
             self.assertEqual(sorted(stm[off[i]:ends[i]].tolist()), want_stm)
             self.assertEqual(sorted(other[off[i]:ends[i]].tolist()), want_other)
+
+    def test_king_bucket_features_match_formula(self):
+        rs = np.random.RandomState(4)
+        boards = [random_board(rs) for _ in range(200)]
+        sides = [int(rs.randint(0, 2)) for _ in boards]
+        recs = np.frombuffer(b"".join(encode(b, stm=s) for b, s in zip(boards, sides)), dtype=nnue_data.RECORD)
+        for name, kb in KING_BUCKET_LAYOUTS.items():
+            stm, other, off = nnue_data.features(recs, king_buckets=kb)
+            ends = list(off[1:]) + [len(stm)]
+            for i, (b, s) in enumerate(zip(boards, sides)):
+                want_stm, want_other = slow_features(b, s, kb)
+                self.assertEqual(sorted(stm[off[i]:ends[i]].tolist()), want_stm, name)
+                self.assertEqual(sorted(other[off[i]:ends[i]].tolist()), want_other, name)
+            self.assertLess(max(stm.max(), other.max()), 768 * (max(kb) + 1))
+        # A board and its mirror image have the same king-relative features.
+        mirrored = nnue_data.features(recs, np.ones(len(boards), bool), KING_BUCKET_LAYOUTS["4"])
+        plain = nnue_data.features(recs, None, KING_BUCKET_LAYOUTS["4"])
+        ends = list(plain[2][1:]) + [len(plain[0])]
+        for i in range(len(boards)):
+            for a, b in zip(plain[:2], mirrored[:2]):
+                self.assertEqual(sorted(a[plain[2][i]:ends[i]]), sorted(b[plain[2][i]:ends[i]]))
 
     def test_mirror_reflects_files(self):
         rs = np.random.RandomState(5)
@@ -244,6 +272,58 @@ class FormatTest(unittest.TestCase):
         got = nnue_format.evaluate(net, *nnue_data.features(recs))
         self.assertEqual(got.tolist(), [int(v) for v, _ in lines])
 
+    def test_king_buckets_round_trip_and_exact(self):
+        kb = KING_BUCKET_LAYOUTS["4"]
+        m = NNUE(32, "screlu", seed=3, buckets=8, king_buckets=kb)
+        with torch.no_grad():
+            g = torch.Generator().manual_seed(3)
+            m.ft_weight.copy_(torch.randn(4 * 768, 32, generator=g) * 0.3)
+            m.ft_factor.copy_(torch.randn(768, 32, generator=g) * 0.3)
+            m.ft_bias.copy_(torch.randn(32, generator=g) * 0.3)
+            m.out_weight.copy_(torch.randn(8, 64, generator=g))
+        m.clip()
+        self.assertLessEqual(float(m.feature_weights().abs().max()), FT_LIMIT + 1e-6)
+        q = nnue_format.quantise(m)
+        data = nnue_format.encode(q)
+        self.assertEqual(len(data), nnue_format.file_size(32, 8, kb))
+        self.assertEqual(struct.unpack_from("<I", data, 8)[0], 3)
+        self.assertEqual(list(data[40:72]), kb)
+        got = nnue_format.parse(data)
+        self.assertEqual(got["king_buckets"], kb)
+        np.testing.assert_array_equal(got["ft_weight"], q["ft_weight"])
+        self.assertEqual(nnue_format.encode(got), data)
+        # The file's weights are each bucket's rows plus the factoriser.
+        want = np.round((m.ft_weight.detach().view(4, 768, 32) + m.ft_factor.detach()).double().numpy() * QA)
+        np.testing.assert_array_equal(got["ft_weight"].reshape(4, 768, 32), want)
+        # The integer evaluation agrees with the float model, which trains with the factoriser apart.
+        recs = material_records(300, 6)
+        feats = nnue_data.features(recs, king_buckets=kb)
+        ints = nnue_format.evaluate(got, *feats)
+        with torch.no_grad():
+            f = m(*[torch.from_numpy(a) for a in feats]).double().numpy() * SCALE
+        self.assertGreater(np.abs(f).mean(), 100)
+        self.assertLess(np.abs(f - ints).mean(), 0.01 * np.abs(f).mean())
+        for name, edit in {"bucket unused": lambda d: d.__setitem__(71, 5),
+                           "too many": lambda d: d.__setitem__(71, 16),
+                           "no output buckets": lambda d: d.__setitem__(slice(36, 40), struct.pack("<I", 0))}.items():
+            bad = bytearray(data)
+            edit(bad)
+            bad[-4:] = struct.pack("<I", zlib.crc32(bytes(bad[:-4])))
+            with self.subTest(name), self.assertRaises(nnue_format.FormatError):
+                nnue_format.parse(bytes(bad))
+
+    def test_reference_matches_golden_king_buckets(self):
+        # golden.py's version-3 net, with its own evaluations (nnue's TestGolden checks Go).
+        golden = os.path.join(os.path.dirname(TESTDATA), "..", "..", "nnue", "testdata", "golden-screlu-k4")
+        with open(golden + ".nnue", "rb") as f:
+            net = nnue_format.parse(f.read())
+        self.assertEqual(max(net["king_buckets"]) + 1, 4)
+        with open(golden + ".txt") as f:
+            lines = [line.split(";", 1) for line in f.read().split("\n") if line]
+        recs = np.frombuffer(b"".join(fen_record(fen) for _, fen in lines), dtype=nnue_data.RECORD)
+        got = nnue_format.evaluate(net, *nnue_data.features(recs, king_buckets=net["king_buckets"]))
+        self.assertEqual(got.tolist(), [int(v) for v, _ in lines])
+
     def test_round_trip(self):
         for act in ("crelu", "screlu"):
             q = nnue_format.quantise(self.model(act))
@@ -378,18 +458,22 @@ class TrainTest(unittest.TestCase):
         with open(path, "rb") as f:
             parsed = nnue_format.parse(f.read())
         recs = material_records(200, 99)
-        q = nnue_format.evaluate(parsed, *nnue_data.features(recs))
+        q = nnue_format.evaluate(parsed, *nnue_data.features(recs, king_buckets=parsed["king_buckets"]))
         score, _ = nnue_data.targets(recs)
         self.assertGreater(np.corrcoef(q, score)[0, 1], 0.8)
         return parsed
 
-    def test_training_with_output_buckets(self):
+    def small_run(self, *extra):
+        """The flags of a small training run on material_records, and its export path."""
         torch.manual_seed(0)
         data = os.path.join(self.dir, "d.bin")
         material_records(4000, 11).tofile(data)
         run, net = os.path.join(self.dir, "run"), os.path.join(self.dir, "net.nnue")
-        common = ["--data", data, "--run-dir", run, "--hidden", "32", "--batch", "256", "--lr", "0.01",
-                  "--val-fraction", "0.1", "--threads", "1", "--output-buckets", "4"]
+        return ["--data", data, "--run-dir", run, "--hidden", "32", "--batch", "256", "--lr", "0.01",
+                "--val-fraction", "0.1", "--threads", "1", *extra], net
+
+    def test_training_with_output_buckets(self):
+        common, net = self.small_run("--output-buckets", "4")
         code, out = self.run_main(*common, "--epochs", "2")
         self.assertEqual(code, 0, out)
         self.assertIn("4 output buckets", out)
@@ -399,6 +483,25 @@ class TrainTest(unittest.TestCase):
         self.assertEqual(self.learnt_material(net)["buckets"], 4)
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             self.run_main(*common[:-1], "17")
+
+    def test_training_with_king_buckets(self):
+        common, net = self.small_run("--output-buckets", "2")
+        code, out = self.run_main(*common, "--king-buckets", "4", "--epochs", "2")
+        self.assertEqual(code, 0, out)
+        self.assertIn("4 king buckets", out)
+        code, out = self.run_main(*common, "--epochs", "3", "--export", net)  # resumes with the map
+        self.assertEqual(code, 0, out)
+        self.assertIn("resumed", out)
+        parsed = self.learnt_material(net)
+        self.assertEqual(parsed["king_buckets"], KING_BUCKET_LAYOUTS["4"])
+        custom = ",".join(["0"] * 8 + ["1"] * 24)
+        code, out = self.run_main(*common, "--run-dir", os.path.join(self.dir, "c"), "--king-buckets", custom,
+                                  "--epochs", "1")
+        self.assertEqual(code, 0, out)
+        self.assertIn("2 king buckets", out)
+        for bad in ("5", "0,1", ",".join(["0"] * 31 + ["2"])):
+            with self.subTest(bad), self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                self.run_main(*common, "--king-buckets", bad)
 
     def test_init_from_network_file(self):
         torch.manual_seed(0)
