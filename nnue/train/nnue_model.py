@@ -141,3 +141,22 @@ class NNUE(torch.nn.Module):
         self.ft_weight.clamp_(-FT_LIMIT, FT_LIMIT)
         self.ft_bias.clamp_(-FT_LIMIT, FT_LIMIT)
         self.out_weight.clamp_(-OUT_LIMIT, OUT_LIMIT)
+
+
+@torch.no_grad()
+def with_king_buckets(model, king_buckets):
+    """A king-bucketed copy of a model without king buckets: its feature weights become the
+    factoriser (with one bucket, the bucket's rows) and the buckets' own rows start at zero,
+    so the copy evaluates a position as the model evaluates it mirrored whenever a
+    perspective's king stands on files e-h."""
+    if model.king_buckets is not None:
+        raise ValueError("the model has king buckets already")
+    out = NNUE(model.hidden, model.activation, buckets=model.buckets, king_buckets=king_buckets)
+    if out.ft_factor is not None:
+        out.ft_factor.copy_(model.ft_weight)
+        out.ft_weight.zero_()
+    else:
+        out.ft_weight.copy_(model.ft_weight)
+    for name in ("ft_bias", "out_weight", "out_bias"):
+        getattr(out, name).copy_(getattr(model, name))
+    return out

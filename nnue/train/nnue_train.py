@@ -30,7 +30,10 @@ RUN_DIR resumes after the last finished epoch (--hidden, --activation, --output-
 --king-buckets are then taken from the checkpoint) and trains up to --epochs in all. An interrupted epoch is lost.
 --init NET.nnue starts a new run from a network file instead of random weights (fine-tuning
 the shipped network on newer data, usually with a lower --lr); its architecture overrides
---hidden, --activation and --output-buckets. A resumed run ignores it.
+--hidden, --activation and --output-buckets. With --king-buckets, a network without them
+becomes the factoriser and every bucket starts at zero: the new network first evaluates as
+NET of the position mirrored when the king stands on files e-h (the same score for a
+network trained with --mirror). A resumed run ignores --init.
 
 Exit codes: 0 ok, 2 bad arguments or data, 3 non-finite loss (nothing saved).
 """
@@ -48,6 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
+import nnue_model  # noqa: E402
 from nnue_model import ACTIVATIONS, KING_BUCKET_LAYOUTS, MAX_BUCKETS, NNUE, SCALE, king_buckets_arg  # noqa: E402
 
 
@@ -57,7 +61,8 @@ def parse_args(argv):
     ap.add_argument("--run-dir", required=True, help="checkpoint and per-epoch networks")
     ap.add_argument("--hidden", type=int, default=256, help="H, a multiple of 16 (new runs only)")
     ap.add_argument("--init", metavar="NET.nnue",
-                    help="start a new run from this network file's weights (its H, activation and buckets)")
+                    help="start a new run from this network file's weights (its H, activation and buckets; "
+                         "with --king-buckets, a network without them seeds the factoriser)")
     ap.add_argument("--activation", choices=ACTIVATIONS, default="screlu", help="new runs only")
     ap.add_argument("--output-buckets", type=int, default=1,
                     help="output buckets by piece count, 1..16 (new runs only; 1 writes format version 1)")
@@ -155,6 +160,9 @@ def load_or_create(args, device):
                 model = nnue_format.load_float(nnue_format.parse(f.read())).to(device)
         except nnue_format.FormatError as e:
             raise nnue_format.FormatError(f"--init {args.init}: {e}") from e
+        if args.king_buckets is not None and model.king_buckets is None:
+            model = nnue_model.with_king_buckets(model, args.king_buckets).to(device)
+            log(f"king buckets {max(args.king_buckets) + 1} from the network's inputs (the factoriser)")
         log(f"initialised from {args.init}: hidden {model.hidden}, {model.activation}, {model.buckets} output buckets")
     else:
         model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets,

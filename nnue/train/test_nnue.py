@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import nnue_data  # noqa: E402
 import nnue_format  # noqa: E402
+import nnue_model  # noqa: E402
 import nnue_train  # noqa: E402
 from nnue_model import FT_LIMIT, KING_BUCKET_LAYOUTS, NNUE, OUT_LIMIT, QA, QB, SCALE, bucket_of  # noqa: E402
 
@@ -312,6 +313,25 @@ class FormatTest(unittest.TestCase):
             with self.subTest(name), self.assertRaises(nnue_format.FormatError):
                 nnue_format.parse(bytes(bad))
 
+    def test_with_king_buckets_starts_as_the_network(self):
+        orig = self.model("screlu", seed=4, buckets=8)
+        kb = KING_BUCKET_LAYOUTS["8"]
+        grown = nnue_model.with_king_buckets(orig, kb)
+        a, b = nnue_format.quantise(orig), nnue_format.quantise(grown)
+        np.testing.assert_array_equal(b["ft_weight"].reshape(8, 768, -1)[5], a["ft_weight"])
+        rs = np.random.RandomState(8)
+        boards = [random_board(rs) for _ in range(400)]
+        files = [sorted({sq % 8 >= 4 for sq, p in bd.items() if p & 7 == 5}) for bd in boards]
+        for side, want_board in (([False], lambda bd: bd), ([True], lambda bd: {sq ^ 7: p for sq, p in bd.items()})):
+            chosen = [bd for bd, f in zip(boards, files) if f == side]  # both kings on files a-d, or both on e-h
+            self.assertGreater(len(chosen), 20)
+            recs = np.frombuffer(b"".join(encode(bd) for bd in chosen), dtype=nnue_data.RECORD)
+            mirrored = np.frombuffer(b"".join(encode(want_board(bd)) for bd in chosen), dtype=nnue_data.RECORD)
+            np.testing.assert_array_equal(nnue_format.evaluate(b, *nnue_data.features(recs, king_buckets=kb)),
+                                          nnue_format.evaluate(a, *nnue_data.features(mirrored)))
+        with self.assertRaises(ValueError):
+            nnue_model.with_king_buckets(grown, kb)
+
     def test_reference_matches_golden_king_buckets(self):
         # golden.py's version-3 net, with its own evaluations (nnue's TestGolden checks Go).
         golden = os.path.join(os.path.dirname(TESTDATA), "..", "..", "nnue", "testdata", "golden-screlu-k4")
@@ -522,6 +542,14 @@ class TrainTest(unittest.TestCase):
         self.assertAlmostEqual(start, trained, delta=0.05 * trained)
         parsed = self.learnt_material(second)
         self.assertEqual((parsed["hidden"], parsed["buckets"]), (32, 4))
+
+        # A network without king buckets seeds a king-bucketed run (as its factoriser).
+        code, out = self.run_main(*common, "--run-dir", os.path.join(self.dir, "k"), "--init", first,
+                                  "--king-buckets", "4", "--lr", "0.001", "--epochs", "1", "--export", second)
+        self.assertEqual(code, 0, out)
+        self.assertIn("king buckets 4 from the network's inputs", out)
+        parsed = self.learnt_material(second)
+        self.assertEqual((parsed["hidden"], parsed["buckets"], parsed["king_buckets"]), (32, 4, KING_BUCKET_LAYOUTS["4"]))
 
         bad = os.path.join(self.dir, "bad.nnue")
         with open(bad, "wb") as f:
