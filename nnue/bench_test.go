@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
 )
 
@@ -65,6 +66,30 @@ func BenchmarkRefresh(b *testing.B) {
 		a := NewAccumulator(n)
 		for b.Loop() {
 			a.Refresh(p)
+		}
+	})
+}
+
+// BenchmarkKingRefresh is what a king move into another bucket costs a
+// network with king buckets: one perspective recomputed from scratch
+// against through a RefreshCache, the king going back and forth between
+// two buckets while the other pieces stay (as in a search).
+func BenchmarkKingRefresh(b *testing.B) {
+	p, _ := movegen.ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	q := p.Clone()
+	m, _ := movegen.ParseUCI(q, "e1g1")
+	q.Make(m)
+	n := kingNet(b, 256, 4, 1)
+	a := NewAccumulator(n)
+	b.Run("scratch", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			a.RefreshPerspective([2]*board.Position{p, q}[i&1], board.White)
+		}
+	})
+	b.Run("cache", func(b *testing.B) {
+		c := NewRefreshCache(n)
+		for i := 0; b.Loop(); i++ {
+			c.Refresh(a, [2]*board.Position{p, q}[i&1], board.White)
 		}
 	})
 }

@@ -165,6 +165,7 @@ type Network struct {
 // when the king stands on files e-h, seen from the perspective, else 0).
 type kingSlot struct {
 	base, flip int32
+	index      int32 // 2*bucket + 1 if flipped: the slot's entry in a RefreshCache
 }
 
 // New builds a network without king buckets from its parameters (as the
@@ -245,7 +246,7 @@ func (n *Network) setShape(s Shape) {
 				flip, v = 7, v^7
 			}
 			b := s.KingBuckets[(v>>3)*4+v&7]
-			n.kingSlots[persp][sq] = kingSlot{base: int32(b) * Inputs, flip: flip}
+			n.kingSlots[persp][sq] = kingSlot{base: int32(b) * Inputs, flip: flip, index: 2*int32(b) + flip/7}
 		}
 	}
 }

@@ -14,7 +14,9 @@ import (
 // siblings share their parent's work. Each perspective keeps its own
 // validity: with king buckets, a move of a side's king into another bucket
 // makes that side's perspective be recomputed from the position at the ply
-// evaluated (the plies between stay stale for it). Otherwise nothing is
+// evaluated (the plies between stay stale for it), through the thread's
+// refresh cache, which adds and removes only the pieces that differ from
+// the last refresh in that bucket. Otherwise nothing is
 // recomputed from scratch but the root, once per search.
 type nnueStack struct {
 	net          *nnue.Network
@@ -22,6 +24,7 @@ type nnueStack struct {
 	delta        [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
 	valid        [MaxPly + 4][2]bool    // [ply][perspective]: acc[ply] matches the position now at ply
 	kingRelative bool                   // the network has king buckets: a king move may refresh a perspective
+	cache        *nnue.RefreshCache     // those refreshes, made cheap
 	root         [64]board.Piece        // the root's pieces: the root moves' deltas come from them
 	move1        board.Move             // the root move delta[1] describes
 	fresh        *nnue.Accumulator      // for verifyNNUE
@@ -45,6 +48,10 @@ func (t *thread) nnuePrepare() {
 	if nn.net != net {
 		nn.net = net
 		nn.kingRelative = net.Shape().KingRelative
+		nn.cache = nil
+		if nn.kingRelative {
+			nn.cache = nnue.NewRefreshCache(net)
+		}
 		nn.acc = nnue.NewAccumulators(net, MaxPly+4)
 		nn.fresh = nnue.NewAccumulator(net)
 	}
@@ -108,7 +115,7 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 			refresh = nn.net.NeedsRefresh(&nn.delta[i], persp)
 		}
 		if refresh {
-			nn.acc[ply].RefreshPerspective(t.pos, persp)
+			nn.cache.Refresh(&nn.acc[ply], t.pos, persp)
 			nn.valid[ply][persp] = true
 			continue
 		}
