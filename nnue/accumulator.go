@@ -133,6 +133,11 @@ func (a *Accumulator) AddAddSubSub(src *Accumulator, add1, add2, sub1, sub2 Piec
 // (the accumulator of p); a may be src. A perspective whose king d takes
 // to another slot (NeedsRefresh) is recomputed from p.
 func (a *Accumulator) Apply(src *Accumulator, d *Delta, p *board.Position) {
+	if !a.net.shape.KingRelative {
+		a.apply(src, d, board.White, kingSlot{})
+		a.apply(src, d, board.Black, kingSlot{})
+		return
+	}
 	for persp := board.White; persp <= board.Black; persp++ {
 		if a.net.NeedsRefresh(d, persp) {
 			a.RefreshPerspective(p, persp)
@@ -146,9 +151,21 @@ func (a *Accumulator) Apply(src *Accumulator, d *Delta, p *board.Position) {
 // one pass; a may be src. d must not need a refresh of persp
 // (NeedsRefresh).
 func (a *Accumulator) ApplyPerspective(src *Accumulator, d *Delta, persp board.Color) {
-	n, k := a.net, a.net.kern
+	if !a.net.shape.KingRelative {
+		a.apply(src, d, persp, kingSlot{})
+		return
+	}
 	king := src.king[persp]
-	f := func(ps PieceSquare) []int16 { return n.row(n.feature(persp, king, ps.Piece, ps.Square)) }
+	a.apply(src, d, persp, a.net.kingSlots[persp][king])
+	a.king[persp] = d.kingTo(persp, king)
+}
+
+// apply is ApplyPerspective with the perspective's king slot looked up
+// (the zero slot without king buckets).
+func (a *Accumulator) apply(src *Accumulator, d *Delta, persp board.Color, ks kingSlot) {
+	n, k := a.net, a.net.kern
+	base, flip := int(ks.base), board.Square(ks.flip)
+	f := func(ps PieceSquare) []int16 { return n.row(base + FeatureIndex(persp, ps.Piece, ps.Square^flip)) }
 	dst, from := a.vals[persp], src.vals[persp]
 	switch {
 	case d.adds == 1 && d.subs == 1:
@@ -166,7 +183,6 @@ func (a *Accumulator) ApplyPerspective(src *Accumulator, d *Delta, persp board.C
 			k.copySub(dst, dst, f(ps))
 		}
 	}
-	a.king[persp] = d.kingTo(persp, king)
 }
 
 // NeedsRefresh reports whether d takes perspective persp's king to a
@@ -174,6 +190,9 @@ func (a *Accumulator) ApplyPerspective(src *Accumulator, d *Delta, persp board.C
 // a-d against e-h), which changes all of persp's features; never for a
 // network without king buckets.
 func (n *Network) NeedsRefresh(d *Delta, persp board.Color) bool {
+	if !n.shape.KingRelative {
+		return false
+	}
 	king := board.MakePiece(persp, board.King)
 	for _, add := range d.add[:d.adds] {
 		if add.Piece != king {

@@ -102,6 +102,17 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 			nn.valid[1] = [2]bool{}
 		}
 	}
+	if !nn.kingRelative { // both perspectives move together
+		k := ply
+		for !nn.valid[k][board.White] {
+			k--
+		}
+		for ; k < ply; k++ {
+			nn.acc[k+1].Apply(&nn.acc[k], &nn.delta[k+1], nil) // never a refresh: no position needed
+			nn.valid[k+1] = [2]bool{true, true}
+		}
+		return &nn.acc[ply]
+	}
 	for persp := board.White; persp <= board.Black; persp++ {
 		k := ply
 		for !nn.valid[k][persp] {
@@ -111,7 +122,7 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 			continue
 		}
 		refresh := false
-		for i := k + 1; i <= ply && !refresh && nn.kingRelative; i++ {
+		for i := k + 1; i <= ply && !refresh; i++ {
 			refresh = nn.net.NeedsRefresh(&nn.delta[i], persp)
 		}
 		if refresh {
