@@ -11,13 +11,13 @@ import (
 // marks the child's accumulator stale; the evaluation walks back to the
 // nearest valid ply and applies the recorded deltas forward, storing each
 // step, so a node whose eval the table supplies costs no update at all and
-// siblings share their parent's work. Each perspective keeps its own
-// validity: with king buckets, a move of a side's king into another bucket
-// makes that side's perspective be recomputed from the position at the ply
-// evaluated (the plies between stay stale for it), through the thread's
-// refresh cache, which adds and removes only the pieces that differ from
-// the last refresh in that bucket. Otherwise nothing is
-// recomputed from scratch but the root, once per search.
+// siblings share their parent's work. Nothing is recomputed from scratch
+// but the root, once per search, except with king buckets: there each
+// perspective keeps its own validity, and a move of a side's king into
+// another bucket has that side's perspective recomputed from the position
+// at the ply evaluated (the plies between stay stale for it), through the
+// thread's refresh cache, which adds and removes only the pieces that
+// differ from the last refresh in that bucket.
 type nnueStack struct {
 	net          *nnue.Network
 	acc          []nnue.Accumulator     // [ply]: the position at ply once valid
