@@ -290,3 +290,23 @@ func TestNeedsRefresh(t *testing.T) {
 		assert.False(t, plain.NeedsRefresh(&d, board.Black))
 	}
 }
+
+// TestPrimitivesMoveKingWithinSlot: with king buckets, Sub and Add of a
+// king within its slot follow the king, as a refresh of the moved position.
+func TestPrimitivesMoveKingWithinSlot(t *testing.T) {
+	n := kingNet(t, 32, 4, 6) // ranks 3-4 are one bucket
+	p, err := movegen.ParseFEN("4k3/8/8/8/8/2K5/8/8 w - - 0 1")
+	require.NoError(t, err)
+	a := NewAccumulator(n)
+	a.Refresh(p)
+	wk := board.MakePiece(board.White, board.King)
+	a.Sub(wk, board.Square(18)) // c3
+	a.Add(wk, board.Square(26)) // c4
+	m, err := movegen.ParseUCI(p, "c3c4")
+	require.NoError(t, err)
+	p.Make(m)
+	want := NewAccumulator(n)
+	want.Refresh(p)
+	assert.True(t, a.Equal(want))
+	assert.Equal(t, want.Evaluate(p), a.Evaluate(p))
+}
