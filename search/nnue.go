@@ -19,16 +19,15 @@ import (
 // thread's refresh cache, which adds and removes only the pieces that
 // differ from the last refresh in that bucket.
 type nnueStack struct {
-	net          *nnue.Network
-	acc          []nnue.Accumulator     // [ply]: the position at ply once valid
-	delta        [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
-	valid        [MaxPly + 4][2]bool    // [ply][perspective]: acc[ply] matches the position now at ply
-	kingRelative bool                   // the network has king buckets: a king move may refresh a perspective
-	cache        *nnue.RefreshCache     // those refreshes, made cheap
-	root         [64]board.Piece        // the root's pieces: the root moves' deltas come from them
-	move1        board.Move             // the root move delta[1] describes
-	fresh        *nnue.Accumulator      // for verifyNNUE
-	bad          string                 // the first node where verifyNNUE found a difference
+	net   *nnue.Network
+	acc   []nnue.Accumulator     // [ply]: the position at ply once valid
+	delta [MaxPly + 4]nnue.Delta // [ply]: what the move from ply-1 changed
+	valid [MaxPly + 4][2]bool    // [ply][perspective]: acc[ply] matches the position now at ply
+	cache *nnue.RefreshCache     // with king buckets (a king move may refresh a perspective): those refreshes, made cheap; nil without
+	root  [64]board.Piece        // the root's pieces: the root moves' deltas come from them
+	move1 board.Move             // the root move delta[1] describes
+	fresh *nnue.Accumulator      // for verifyNNUE
+	bad   string                 // the first node where verifyNNUE found a difference
 }
 
 // verifyNNUE makes every node the search enters compare its incrementally
@@ -47,9 +46,8 @@ func (t *thread) nnuePrepare() {
 	}
 	if nn.net != net {
 		nn.net = net
-		nn.kingRelative = net.Shape().KingRelative
 		nn.cache = nil
-		if nn.kingRelative {
+		if net.Shape().KingRelative {
 			nn.cache = nnue.NewRefreshCache(net)
 		}
 		nn.acc = nnue.NewAccumulators(net, MaxPly+4)
@@ -102,7 +100,7 @@ func (t *thread) nnueAccumulator(ply int) *nnue.Accumulator {
 			nn.valid[1] = [2]bool{}
 		}
 	}
-	if !nn.kingRelative { // both perspectives move together
+	if nn.cache == nil { // no king buckets: both perspectives move together
 		k := ply
 		for !nn.valid[k][board.White] {
 			k--
