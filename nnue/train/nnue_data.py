@@ -18,6 +18,7 @@ batch with array operations (no per-position Python loop), as flat index lists w
 offsets for torch's embedding_bag.
 """
 
+import math
 import os
 
 import numpy as np
@@ -187,6 +188,37 @@ def targets(recs):
     return score, result
 
 
+def result_fit(recs, k_range=(50.0, 2000.0)):
+    """(K, loss): the sigmoid scale K (centipawns) at which the game results fit the search
+    scores best, min over K of mean((sigmoid(score / K) - result)^2), and that loss; (nan, nan)
+    without records. The trainer's --k should be about this K when it blends results into its
+    targets (--wdl-lambda < 1), or the blend pulls the network off the search's scale."""
+    if len(recs) == 0:
+        return float("nan"), float("nan")
+    score = recs["score"].astype(np.float64)
+    result = recs["result"].astype(np.float64) / 2
+
+    def loss(log_k):
+        return float(np.mean((1 / (1 + np.exp(-score / np.exp(log_k))) - result) ** 2))
+
+    # Golden-section search on log K: the loss is unimodal in K for any sensible data.
+    lo, hi = math.log(k_range[0]), math.log(k_range[1])
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = loss(a), loss(b)
+    while hi - lo > 1e-3:
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = loss(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = loss(b)
+    k = math.exp((lo + hi) / 2)
+    return k, loss(math.log(k))
+
+
 def describe(recs):
     """Summary lines of a record array: counts, results, score and game-phase spread."""
     n = len(recs)
@@ -202,6 +234,8 @@ def describe(recs):
         f"percentiles 1/10/50/90/99: {q}",
         f"side to move Black {(recs['stm'] == 1).mean():.1%}; pieces on the board mean {pieces.mean():.1f}, "
         f"<= 10 pieces {(pieces <= 10).mean():.1%}; fullmove median {int(np.median(recs['fullmove']))}",
+        "results fit sigmoid(score / K) best at K = {:.0f} (loss {:.5f}; at K = 400: {:.5f})".format(
+            *result_fit(recs), float(np.mean((1 / (1 + np.exp(-score / 400.0)) - recs["result"] / 2) ** 2))),
     ]
 
 

@@ -17,8 +17,12 @@ network's scores about 1.3x over the search's and cost ~250 Elo in games (docs/n
 the NNUE history). A lower lambda pulls the net towards the results (the hand-crafted evaluation's
 systematic errors, such as misjudged endgames) once the scale is handled.
 
-Optimiser: Adam, --lr decayed by --lr-decay per epoch; after every step the weights are
-clipped to what the quantised network represents exactly (nnue_model.clip).
+Optimiser: Adam, --lr decayed by --lr-decay per epoch (--lr-schedule exp), or along a cosine
+from --lr to --lr x --lr-final over all --epochs, set at every step (--lr-schedule cosine);
+--weight-decay W > 0 makes it AdamW (decoupled weight decay). After every step the weights
+are clipped to what the quantised network represents exactly (nnue_model.clip).
+--k should be the scale at which the data's results fit its scores (nnue_data.py prints it,
+"results fit"): then a blend of results (lambda < 1) keeps the network on the search's scale.
 
 King buckets (--king-buckets 4, 8, or a map of 32): each perspective's inputs are mirrored
 while its king stands on files e-h and split by that king's square into K sets of 768, with
@@ -76,6 +80,12 @@ def parse_args(argv):
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-decay", type=float, default=0.9, help="learning rate factor per epoch")
+    ap.add_argument("--lr-schedule", choices=["exp", "cosine"], default="exp",
+                    help="exp: --lr x --lr-decay^(epoch-1); cosine: from --lr down to --lr x --lr-final, by step")
+    ap.add_argument("--lr-final", type=float, default=0.01,
+                    help="with --lr-schedule cosine: the last learning rate as a share of --lr")
+    ap.add_argument("--weight-decay", type=float, default=0.0,
+                    help="decoupled weight decay (AdamW); 0: plain Adam")
     ap.add_argument("--wdl-lambda", type=float, default=1.0, help="weight of the score in the target")
     ap.add_argument("--k", type=float, default=400.0, help="sigmoid scale in centipawns")
     ap.add_argument("--val-fraction", type=float, default=0.02)
@@ -92,6 +102,8 @@ def parse_args(argv):
         ap.error("--batch and --epochs must be positive, --lr and --k positive, --wdl-lambda in [0, 1]")
     if not 1 <= args.output_buckets <= MAX_BUCKETS:
         ap.error(f"--output-buckets must be from 1 to {MAX_BUCKETS}")
+    if not 0 < args.lr_final <= 1 or not 0 <= args.weight_decay < 1:
+        ap.error("--lr-final must be in (0, 1], --weight-decay in [0, 1)")
     if not 0 <= args.val_fraction < 1 or args.epoch_positions < 0:
         ap.error("--val-fraction must be in [0, 1), --epoch-positions not negative")
     if args.king_buckets is not None:
@@ -142,6 +154,22 @@ def save_checkpoint(path, model, opt, epoch, args):
     os.replace(tmp, path)
 
 
+def optimizer(args, model):
+    """Adam, or AdamW when --weight-decay is set (Adam's own weight_decay is L2, not decoupled)."""
+    if args.weight_decay > 0:
+        return torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    return torch.optim.Adam(model.parameters(), lr=args.lr)
+
+
+def learning_rate(args, epoch, progress):
+    """The learning rate at a point of epoch (1-based), progress in [0, 1) through it."""
+    if args.lr_schedule == "cosine":
+        t = min((epoch - 1 + progress) / args.epochs, 1.0)
+        final = args.lr * args.lr_final
+        return final + 0.5 * (args.lr - final) * (1 + math.cos(math.pi * t))
+    return args.lr * args.lr_decay ** (epoch - 1)
+
+
 def load_or_create(args, device):
     path = os.path.join(args.run_dir, "checkpoint.pt")
     if os.path.exists(path):
@@ -149,8 +177,10 @@ def load_or_create(args, device):
         model = NNUE(ck["hidden"], ck["activation"], buckets=ck.get("buckets", 1),
                      king_buckets=ck.get("king_buckets")).to(device)
         model.load_state_dict(ck["model"])
-        opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+        opt = optimizer(args, model)
         opt.load_state_dict(ck["optimizer"])
+        for g in opt.param_groups:  # the saved groups carry the old flags' decay
+            g["weight_decay"] = args.weight_decay
         log(f"resumed {path}: {ck['epoch']} epochs done, hidden {ck['hidden']}, {ck['activation']}, "
             f"{model.buckets} output buckets")
         return model, opt, ck["epoch"]
@@ -167,7 +197,7 @@ def load_or_create(args, device):
     else:
         model = NNUE(args.hidden, args.activation, seed=args.seed, buckets=args.output_buckets,
                      king_buckets=args.king_buckets).to(device)
-    return model, torch.optim.Adam(model.parameters(), lr=args.lr), 0
+    return model, optimizer(args, model), 0
 
 
 def resolve_device(name):
@@ -206,9 +236,6 @@ def main(argv=None):
         log(f"epoch 0 val loss {evaluate_loss(model, ds, val_idx, args, device):.6f}")
     ckpt = os.path.join(args.run_dir, "checkpoint.pt")
     for epoch in range(done + 1, args.epochs + 1):
-        lr = args.lr * args.lr_decay ** (epoch - 1)
-        for g in opt.param_groups:
-            g["lr"] = lr
         rng = np.random.default_rng([args.seed, epoch])
         per_epoch = args.epoch_positions or n_train
         order = rng.permutation(n_train) if per_epoch >= n_train else rng.integers(0, n_train, per_epoch)
@@ -216,7 +243,11 @@ def main(argv=None):
         total, seen = 0.0, 0
         last_log = start
         model.train()
+        lr = learning_rate(args, epoch, 0.0)
         for s in range(0, len(order), args.batch):
+            lr = learning_rate(args, epoch, s / len(order))
+            for g in opt.param_groups:
+                g["lr"] = lr
             part = np.sort(order[s:s + args.batch])  # sorted: sequential-ish reads of the memmaps
             mirror = rng.random(len(part)) < 0.5 if args.mirror else None
             batch = batch_tensors(ds.gather(part), device, mirror, model.king_buckets)

@@ -11,6 +11,7 @@ is checked against the engine's own code.
 
 import contextlib
 import io
+import math
 import os
 import re
 import shutil
@@ -198,6 +199,21 @@ class DataTest(unittest.TestCase):
         self.assertIn("2 positions; results (White's view) 1-0 50.0%, draw 50.0%, 0-1 0.0%", lines[0])
         self.assertIn("mean 10.0", lines[1])
         self.assertIn("pieces on the board mean 17.0", lines[2])
+        self.assertIn("results fit sigmoid(score / K) best at K =", lines[3])
+
+    def test_result_fit_finds_the_generating_scale(self):
+        # Results drawn as wins with probability sigmoid(score / 250): the fit finds 250.
+        rng = np.random.default_rng(3)
+        n = 200_000
+        recs = np.zeros(n, dtype=nnue_data.RECORD)
+        recs["score"] = rng.integers(-800, 801, n)
+        p = 1 / (1 + np.exp(-recs["score"] / 250.0))
+        recs["result"] = np.where(rng.random(n) < p, 2, 0)
+        k, loss = nnue_data.result_fit(recs)
+        self.assertAlmostEqual(k, 250, delta=10)
+        recs["result"] = np.where(rng.random(n) < 1 / (1 + np.exp(-recs["score"] / 600.0)), 2, 0)
+        self.assertAlmostEqual(nnue_data.result_fit(recs)[0], 600, delta=30)
+        self.assertTrue(math.isnan(nnue_data.result_fit(recs[:0])[0]))
 
     def test_reads_datagen_output(self):
         ds = nnue_data.Dataset([os.path.join(TESTDATA, "golden.bin")])
@@ -503,6 +519,37 @@ class TrainTest(unittest.TestCase):
         self.assertEqual(self.learnt_material(net)["buckets"], 4)
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             self.run_main(*common[:-1], "17")
+
+    def test_learning_rate_schedules(self):
+        args = nnue_train.parse_args(["--data", "x", "--run-dir", "r", "--lr", "0.01", "--epochs", "4"])
+        self.assertAlmostEqual(nnue_train.learning_rate(args, 1, 0.5), 0.01)
+        self.assertAlmostEqual(nnue_train.learning_rate(args, 3, 0.5), 0.01 * 0.9 ** 2)
+        args = nnue_train.parse_args(["--data", "x", "--run-dir", "r", "--lr", "0.01", "--epochs", "4",
+                                      "--lr-schedule", "cosine", "--lr-final", "0.1"])
+        self.assertAlmostEqual(nnue_train.learning_rate(args, 1, 0.0), 0.01)
+        self.assertAlmostEqual(nnue_train.learning_rate(args, 3, 0.0), (0.01 + 0.001) / 2)  # halfway
+        self.assertAlmostEqual(nnue_train.learning_rate(args, 4, 1.0), 0.001)
+        rates = [nnue_train.learning_rate(args, e, p) for e in range(1, 5) for p in (0, 0.25, 0.5, 0.75)]
+        self.assertTrue(all(a > b for a, b in zip(rates, rates[1:])), rates)
+        for bad in (["--lr-final", "0"], ["--lr-final", "1.5"], ["--weight-decay", "-1"]):
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                nnue_train.parse_args(["--data", "x", "--run-dir", "r", *bad])
+
+    def test_training_with_cosine_and_weight_decay(self):
+        common, net = self.small_run("--lr-schedule", "cosine", "--weight-decay", "0.01")
+        code, out = self.run_main(*common, "--epochs", "2")
+        self.assertEqual(code, 0, out)
+        rates = [float(x) for x in re.findall(r" lr (\S+) ", out)]
+        self.assertEqual(len(rates), 2, out)
+        self.assertLess(rates[1], rates[0])
+        code, out = self.run_main(*common, "--epochs", "3", "--export", net)
+        self.assertEqual(code, 0, out)
+        self.assertIn("resumed", out)
+        self.learnt_material(net)
+        model, opt, done = nnue_train.load_or_create(nnue_train.parse_args(common), torch.device("cpu"))
+        self.assertEqual(done, 3)
+        self.assertIsInstance(opt, torch.optim.AdamW)
+        self.assertEqual(opt.param_groups[0]["weight_decay"], 0.01)
 
     def test_training_with_king_buckets(self):
         common, net = self.small_run("--output-buckets", "2")
