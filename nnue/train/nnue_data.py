@@ -188,6 +188,12 @@ def targets(recs):
     return score, result
 
 
+def result_loss(recs, k):
+    """mean((sigmoid(score / k) - result)^2) over records, both from White's view."""
+    score = recs["score"].astype(np.float64)
+    return float(np.mean((1 / (1 + np.exp(-score / k)) - recs["result"] / 2) ** 2))
+
+
 def result_fit(recs, k_range=(50.0, 2000.0)):
     """(K, loss): the sigmoid scale K (centipawns) at which the game results fit the search
     scores best, min over K of mean((sigmoid(score / K) - result)^2), and that loss; (nan, nan)
@@ -195,11 +201,8 @@ def result_fit(recs, k_range=(50.0, 2000.0)):
     targets (--wdl-lambda < 1), or the blend pulls the network off the search's scale."""
     if len(recs) == 0:
         return float("nan"), float("nan")
-    score = recs["score"].astype(np.float64)
-    result = recs["result"].astype(np.float64) / 2
-
     def loss(log_k):
-        return float(np.mean((1 / (1 + np.exp(-score / np.exp(log_k))) - result) ** 2))
+        return result_loss(recs, math.exp(log_k))
 
     # Golden-section search on log K: the loss is unimodal in K for any sensible data.
     lo, hi = math.log(k_range[0]), math.log(k_range[1])
@@ -235,7 +238,7 @@ def describe(recs):
         f"side to move Black {(recs['stm'] == 1).mean():.1%}; pieces on the board mean {pieces.mean():.1f}, "
         f"<= 10 pieces {(pieces <= 10).mean():.1%}; fullmove median {int(np.median(recs['fullmove']))}",
         "results fit sigmoid(score / K) best at K = {:.0f} (loss {:.5f}; at K = 400: {:.5f})".format(
-            *result_fit(recs), float(np.mean((1 / (1 + np.exp(-score / 400.0)) - recs["result"] / 2) ** 2))),
+            *result_fit(recs), result_loss(recs, 400.0)),
     ]
 
 
