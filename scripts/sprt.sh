@@ -195,6 +195,9 @@ if [ -n "$BLOCK" ] && [ "$BLOCK_N" = "$N" ]; then
         else if (x <= lo) print "H0 accepted (dev is not stronger)"
         else print "inconclusive (stopped before a bound)" }')
     LLR_TEXT="$LLR in ($LOWER, $UPPER)"
+    # "Ptnml(0-2): [35, 166, 278, 180, 51], WL/DD Ratio: 0.64": the pair counts
+    # scripts/elo.py pools when two runs of the same builds are added up.
+    PTNML=$(sed -nE 's/^Ptnml\(0-2\): \[([0-9, ]+)\].*/\1/p' <<<"$BLOCK" | tr -d ' ')
 else
     ELO=$(elo_of "$W" "$D" "$L"); ELO="${ELO#Elo } (this script's count)"
     LLR_TEXT="n/a"
@@ -216,5 +219,5 @@ echo "errors  time losses $TIMELOSS, illegal moves $ILLEGAL, disconnects/stalls 
 echo "time    ${ELAPSED}s; pgn $PGN, log $LOG"
 echo "commit message:"
 echo "  Bench: $DEV_NODES"
-echo "  SPRT $TC [$ELO0, $ELO1] vs $BASE_LABEL: LLR $LLR_TEXT, $N games, W/D/L $W/$D/$L, Elo ${ELO%% (*}, ${VERDICT%%;*}"
+echo "  SPRT $TC [$ELO0, $ELO1] vs $BASE_LABEL: LLR $LLR_TEXT, $N games, W/D/L $W/$D/$L,${PTNML:+ pentanomial $PTNML,} Elo ${ELO%% (*}, ${VERDICT%%;*}"
 exit "$RC"
