@@ -94,6 +94,23 @@ func (t *thread) rewardPriorQuiet(ply, depth int) {
 	}
 }
 
+// rewardPriorByEval credits the opponent's quiet move that led to this node
+// by how far it moved the static evaluation (Stockfish's evaluation
+// difference): a move after which the mover stands better than before it
+// earns history, one after which it stands worse pays, at most
+// ±tp.evalHistMax. Every node gives it, not only those that cut off, so
+// quiet moves gain an order before they are ever searched deeply.
+func (t *thread) rewardPriorByEval(ply, staticEval int) {
+	prev := &t.stack[ply-1]
+	if !prev.quiet || prev.eval == -Infinity {
+		return
+	}
+	// prev.eval is the mover's evaluation before the move, -staticEval its
+	// evaluation after it.
+	bonus := min(max(-tp.evalHistMul*(prev.eval+staticEval), -tp.evalHistMax), tp.evalHistMax)
+	updateHistory(&t.history[t.pos.Side().Other()][prev.move.From()][prev.move.To()], bonus)
+}
+
 // rewardCapture updates the capture history after move m caused a beta
 // cutoff: m gains if it is a capture, the captures tried before it lose.
 func (t *thread) rewardCapture(m board.Move, depth int, tried []board.Move) {

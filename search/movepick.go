@@ -77,11 +77,11 @@ func mvvLva(victim, attacker board.PieceType) int32 {
 }
 
 // initPicker readies the frame's move picker for a node of the main search
-// (ttMove: a legal table move, or NoMove) or of quiescence (qs).
+// or of quiescence (qs); ttMove is a legal table move, or NoMove.
 func (f *frame) initPicker(ttMove board.Move, inCheck, qs bool) {
 	f.ttMove = ttMove
 	f.refutations = [3]board.Move{}
-	f.evading = inCheck
+	f.evading, f.qs = inCheck, qs
 	switch {
 	case ttMove != board.NoMove:
 		f.stage = stageTT
@@ -103,9 +103,13 @@ func (t *thread) nextMove(f *frame, ply int) (board.Move, int32, bool) {
 	for {
 		switch f.stage {
 		case stageTT:
-			f.stage = stageCaptures
-			if f.evading {
+			switch {
+			case f.evading:
 				f.stage = stageEvasions
+			case f.qs:
+				f.stage = stageQsCaptures
+			default:
+				f.stage = stageCaptures
 			}
 			return f.ttMove, orderTT, true
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"math/rand"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,7 +80,8 @@ func pickAll(th *thread, ttMove board.Move, inCheck, qs bool) (moves []board.Mov
 // killers and countermove, quiet moves, losing captures), each tier best
 // first, every capture on the side of SEE its tier says. Quiescence must
 // return exactly the captures and queen promotions that SEE does not
-// find losing (in check, every evasion).
+// find losing (in check, every evasion), after the table's move when one
+// is given.
 func TestPickerReturnsEveryMoveOnceInTierOrder(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	th := new(thread)
@@ -107,7 +109,7 @@ func TestPickerReturnsEveryMoveOnceInTierOrder(t *testing.T) {
 	}
 	var others []board.Move // moves of earlier positions: killers and countermoves
 	var ml movegen.MoveList
-	var nodes, checks, refutationsTried, badCaptures int
+	var nodes, checks, refutationsTried, badCaptures, qsTTMoves int
 	for n, p := range suitePositions(t) {
 		if n%50 == 0 {
 			randomize()
@@ -192,8 +194,24 @@ func TestPickerReturnsEveryMoveOnceInTierOrder(t *testing.T) {
 		for i := 1; i < len(scores); i++ {
 			require.LessOrEqual(t, scores[i], scores[i-1], p.FEN())
 		}
+		// With a table move (a capture or promotion, a losing one too; in
+		// check any evasion) it comes first and only once, then the rest.
+		for _, tm := range legalMoves {
+			if !inCheck && isQuiet(p, tm) {
+				continue
+			}
+			qsTTMoves++
+			moves, scores := pickAll(th, tm, inCheck, true)
+			require.NotEmpty(t, moves, p.FEN())
+			require.Equal(t, tm, moves[0], p.FEN())
+			require.Equal(t, int32(orderTT), scores[0], p.FEN())
+			rest := slices.DeleteFunc(slices.Clone(want), func(m board.Move) bool { return m == tm })
+			require.ElementsMatch(t, rest, moves[1:], "%s, table move %s", p.FEN(), tm)
+			break
+		}
 	}
 	assert.Greater(t, nodes, 4000)
+	assert.Greater(t, qsTTMoves, 500)
 	assert.Positive(t, checks)
 	assert.Positive(t, refutationsTried)
 	assert.Positive(t, badCaptures)

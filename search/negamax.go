@@ -116,6 +116,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		improving = t.improving(ply, staticEval)
 	}
 	f.eval = staticEval
+	if !inCheck && excluded == board.NoMove && ply > 0 {
+		t.rewardPriorByEval(ply, staticEval)
+	}
 
 	if !pvNode && !inCheck && excluded == board.NoMove {
 		ttFailsLow := hit && tte.bound == BoundUpper && ttScore < beta

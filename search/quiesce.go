@@ -61,9 +61,14 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		alpha = max(alpha, standPat)
 		bestScore = standPat
 	}
-	// The picker returns the captures and promotions that do not lose
-	// material by SEE (in check, every evasion).
-	f.initPicker(board.NoMove, inCheck, true)
+	// The picker returns the table's move first when it is a legal capture
+	// or promotion (in check, any legal evasion), then the captures and
+	// promotions that do not lose material by SEE (in check, every evasion).
+	ttMove := board.NoMove
+	if hit && tte.move != board.NoMove && (inCheck || !isQuiet(p, tte.move)) && movegen.IsLegal(p, tte.move) {
+		ttMove = tte.move
+	}
+	f.initPicker(ttMove, inCheck, true)
 
 	bestMove := board.NoMove
 	origAlpha := alpha

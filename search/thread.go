@@ -40,6 +40,7 @@ type frame struct {
 	// captures kept at the front of moves.
 	stage       uint8
 	evading     bool
+	qs          bool // a quiescence node: after the table's move, the good captures only
 	ttMove      board.Move
 	refutations [3]board.Move
 	cur, end    int

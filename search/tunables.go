@@ -28,6 +28,7 @@ var tp = struct {
 	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
 	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
 	lmrDeeper, lmrShallower          int // an LMR re-search goes a ply deeper/shallower when the reduced score beat the best by more/less than this
+	evalHistMul, evalHistMax         int // the history of the opponent's quiet move moves by -mul*(eval change), at most ±max
 }{
 	rfpMargin: 80, rfpImproving: 40,
 	nmpBase: 3, nmpDepthDiv: 4, nmpEvalDiv: 200,
@@ -43,6 +44,7 @@ var tp = struct {
 	captHistDiv: 4,
 	razorMargin: 250, histPruneDepth: 4000,
 	lmrDeeper: 50, lmrShallower: 10,
+	evalHistMul: 20, evalHistMax: 1600,
 }
 
 // Tunable is one search constant as SPSA sees it: its name (the UCI option
@@ -82,6 +84,8 @@ func Tunables() []Tunable {
 		{"HistPruneDepth", &tp.histPruneDepth, 500, 16000, 400},
 		{"LMRDeeper", &tp.lmrDeeper, 0, 150, 6},
 		{"LMRShallower", &tp.lmrShallower, -20, 60, 3},
+		{"EvalHistMul", &tp.evalHistMul, 0, 80, 3},
+		{"EvalHistMax", &tp.evalHistMax, 0, 4000, 120},
 	}
 }
 
