@@ -215,7 +215,7 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 		givesCheck := movegen.GivesCheck(p, m)
 
 		if bestScore > -TBWinBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
-			t.pruneMove(m, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {
+			t.pruneMove(m, i, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {
 			continue
 		}
 
@@ -306,9 +306,10 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 
 // pruneMove reports whether a move of a non-PV node that is not in check
 // can be left unsearched at low depth: late-move, futility, SEE and history
-// pruning of quiet moves, SEE pruning of the others. order is the move's
-// ordering score, quietsTried the quiet moves searched before it.
-func (t *thread) pruneMove(m board.Move, order int32, quiet, givesCheck bool, depth, alpha, staticEval, quietsTried, lmpLimit int) bool {
+// pruning of quiet moves, SEE pruning of the others. i is the move's index
+// in the node, order its ordering score, quietsTried the quiet moves
+// searched before it.
+func (t *thread) pruneMove(m board.Move, i int, order int32, quiet, givesCheck bool, depth, alpha, staticEval, quietsTried, lmpLimit int) bool {
 	p := t.pos
 	// Checking moves are never pruned: quiet checks and check
 	// sacrifices are where short mates hide.
@@ -317,11 +318,17 @@ func (t *thread) pruneMove(m board.Move, order int32, quiet, givesCheck bool, de
 		if depth <= 8 && quietsTried >= lmpLimit {
 			return true
 		}
-		if depth <= 6 && staticEval+tp.futBase+tp.futDepth*depth <= alpha && order < orderCounter {
-			return true
-		}
-		if depth <= 6 && order < orderCounter && SEE(p, m) < -tp.seeQuiet*depth {
-			return true
+		// Futility and SEE pruning judge a history-ordered move by the
+		// depth its late-move reduction would search it at, not the
+		// node's: a late move with poor history is cut from deeper nodes.
+		if order < orderCounter {
+			lmrDepth := max(depth-1-lmrTable[depth][i+1]+int(order)/tp.lmrHistDiv, 0)
+			if lmrDepth <= 6 && staticEval+tp.futBase+tp.futDepth*lmrDepth <= alpha {
+				return true
+			}
+			if lmrDepth <= 6 && SEE(p, m) < -tp.seeQuiet*lmrDepth {
+				return true
+			}
 		}
 		// History pruning: moves that have kept failing here before.
 		if depth <= 4 && int(order) < -tp.histPruneDepth*depth {
