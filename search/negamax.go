@@ -323,10 +323,8 @@ func (t *thread) pruneMove(m board.Move, i int, order int32, quiet, givesCheck b
 		// node's: a late move with poor history is cut from deeper nodes.
 		if order < orderCounter {
 			lmrDepth := max(depth-1-lmrTable[depth][i+1]+int(order)/tp.lmrHistDiv, 0)
-			if lmrDepth <= 6 && staticEval+tp.futBase+tp.futDepth*lmrDepth <= alpha {
-				return true
-			}
-			if lmrDepth <= 6 && SEE(p, m) < -tp.seeQuiet*lmrDepth {
+			if lmrDepth <= 6 && (staticEval+tp.futBase+tp.futDepth*lmrDepth <= alpha ||
+				SEE(p, m) < -tp.seeQuiet*lmrDepth) {
 				return true
 			}
 		}
