@@ -346,8 +346,13 @@ func (t *thread) pruneMove(m board.Move, i int, order int32, quiet, givesCheck b
 func (t *thread) pruneNode(alpha, beta, depth, ply int, cutNode bool, staticEval int, improving, ttFailsLow bool) (int, bool) {
 	p := t.pos
 	// Reverse futility: far above beta at low depth, a quiet move will not fall back.
+	// The score returned lies between the evaluation and beta (fail-firm): the
+	// evaluation alone overstates what a search would find.
 	if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
-		return staticEval, true
+		if isDecisive(beta) {
+			return staticEval, true
+		}
+		return (staticEval + beta) / 2, true
 	}
 	// Razoring: far below alpha near the horizon, only a capture could
 	// help, and quiescence tells whether one does.

@@ -56,7 +56,16 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 		}
 		standPat = t.corrected(rawEval)
 		if standPat >= beta {
-			return standPat
+			// The table keeps the evaluation for the next visit. The score returned
+			// leans towards beta (fail-firm): no move was searched to show the
+			// position is worth more.
+			if !hit {
+				s.tt.store(key, board.NoMove, scoreToTT(standPat, ply), rawEval, 0, BoundLower)
+			}
+			if isDecisive(beta) {
+				return standPat
+			}
+			return (standPat + beta) / 2
 		}
 		alpha = max(alpha, standPat)
 		bestScore = standPat
