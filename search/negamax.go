@@ -349,10 +349,7 @@ func (t *thread) pruneNode(alpha, beta, depth, ply int, cutNode bool, staticEval
 	// The score returned lies between the evaluation and beta (fail-firm): the
 	// evaluation alone overstates what a search would find.
 	if depth <= 8 && staticEval-tp.rfpMargin*depth+tp.rfpImproving*boolInt(improving) >= beta && staticEval < MateBound {
-		if isDecisive(beta) {
-			return staticEval, true
-		}
-		return (staticEval + beta) / 2, true
+		return failFirm(staticEval, beta), true
 	}
 	// Razoring: far below alpha near the horizon, only a capture could
 	// help, and quiescence tells whether one does.
@@ -369,6 +366,17 @@ func (t *thread) pruneNode(alpha, beta, depth, ply int, cutNode bool, staticEval
 		return t.nullMove(beta, depth, ply, cutNode, staticEval)
 	}
 	return 0, false
+}
+
+// failFirm is the score of a cut made on the evaluation alone (reverse
+// futility, the quiescence stand pat): halfway between the evaluation and
+// beta, since no move was searched to show more; at a decisive beta the
+// evaluation itself, so that mate and tablebase bounds stay exact.
+func failFirm(eval, beta int) int {
+	if isDecisive(beta) {
+		return eval
+	}
+	return (eval + beta) / 2
 }
 
 // nullMove passes the move and searches the reply at reduced depth with a

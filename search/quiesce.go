@@ -62,10 +62,7 @@ func (t *thread) quiesce(alpha, beta, ply int) int {
 			if !hit {
 				s.tt.store(key, board.NoMove, scoreToTT(standPat, ply), rawEval, 0, BoundLower)
 			}
-			if isDecisive(beta) {
-				return standPat
-			}
-			return (standPat + beta) / 2
+			return failFirm(standPat, beta)
 		}
 		alpha = max(alpha, standPat)
 		bestScore = standPat
