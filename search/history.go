@@ -17,7 +17,9 @@ import (
 const historyLimit = 1 << 14
 
 // historyBonus is what a move that cut off (or refuted) at depth earns.
-func historyBonus(depth int) int { return min(depth*depth*tp.histBonusMul, tp.histBonusMax) }
+func historyBonus(depth int) int {
+	return min(depth*depth*tp.histBonusMul+max(depth-1, 0)*tp.histBonusLin, tp.histBonusMax)
+}
 
 // updateHistory applies a bonus with gravity, keeping values within ±historyLimit.
 func updateHistory[T int16 | int32](h *T, bonus int) {

@@ -62,3 +62,14 @@ func TestRewardPriorByEval(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryBonus pins the bonus a cutoff earns by depth: 16·depth² plus
+// 128 a ply beyond the first, so shallow cutoffs, the most common, teach
+// the histories too, and at most 1,600 (a tenth of historyLimit).
+func TestHistoryBonus(t *testing.T) {
+	for _, tc := range []struct{ depth, want int }{
+		{0, 0}, {1, 16}, {2, 192}, {3, 400}, {5, 912}, {7, 1552}, {8, 1600}, {30, 1600},
+	} {
+		assert.Equal(t, tc.want, historyBonus(tc.depth), "depth %d", tc.depth)
+	}
+}

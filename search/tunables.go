@@ -23,7 +23,8 @@ var tp = struct {
 	aspDelta                         int // first aspiration half-window
 	singularMargin, doubleExtMargin  int // singular beta = ttScore - margin*depth; double extension below it
 	qsDelta                          int // quiescence delta-pruning margin
-	histBonusMul, histBonusMax       int // history bonus = min(mul*depth², max)
+	histBonusMul, histBonusMax       int // history bonus = min(mul*depth² + lin*(depth-1), max)
+	histBonusLin                     int
 	captHistDiv                      int // capture history's weight in capture ordering
 	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
 	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
@@ -40,7 +41,7 @@ var tp = struct {
 	aspDelta:       15,
 	singularMargin: 2, doubleExtMargin: 25,
 	qsDelta:      200,
-	histBonusMul: 16, histBonusMax: 1600,
+	histBonusMul: 16, histBonusMax: 1600, histBonusLin: 128,
 	captHistDiv: 4,
 	razorMargin: 250, histPruneDepth: 4000,
 	lmrDeeper: 50, lmrShallower: 10,
@@ -79,6 +80,7 @@ func Tunables() []Tunable {
 		{"QSDelta", &tp.qsDelta, 50, 500, 15},
 		{"HistBonusMul", &tp.histBonusMul, 4, 40, 2},
 		{"HistBonusMax", &tp.histBonusMax, 400, 4000, 120},
+		{"HistBonusLin", &tp.histBonusLin, 0, 400, 12},
 		{"CaptHistDiv", &tp.captHistDiv, 1, 16, 0.8},
 		{"RazorMargin", &tp.razorMargin, 50, 600, 20},
 		{"HistPruneDepth", &tp.histPruneDepth, 500, 16000, 400},
