@@ -24,7 +24,7 @@ var tp = struct {
 	singularMargin, doubleExtMargin  int // singular beta = ttScore - margin*depth; double extension below it
 	qsDelta                          int // quiescence delta-pruning margin
 	histBonusMul, histBonusMax       int // history bonus = min(mul*depth² + lin*(depth-1), max)
-	histBonusLin                     int
+	histBonusLin                     int // the bonus's linear term per ply beyond the first
 	captHistDiv                      int // capture history's weight in capture ordering
 	razorMargin                      int // razoring: eval + margin*depth <= alpha at depth <= 3
 	histPruneDepth                   int // quiets with history below -this*depth are pruned at depth <= 4
