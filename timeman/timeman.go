@@ -44,27 +44,28 @@ const (
 	maxShareOfClock    = 0.4
 	maxShareLastMove   = 0.8
 	clockReserve       = 5 * time.Millisecond
-	suddenDeathMoves   = 25   // sudden death: aim at this share of the clock, plus incShare of the increment
-	incShare           = 0.75 // the rest of the increment keeps the clock from draining to nothing
-	lowClockIncrements = 8    // below this many increments on the clock, spend less of each
-	maxPlannedMoves    = 50   // movestogo beyond this is planned as this
-	hardOverAim        = 5    // the hard limit is at most this many times the aim
-	minItersForBudget  = 4    // SoftStop lets shallower searches run on
-	nextIterationShare = 0.5  // SoftStop starts no iteration after this share of the budget
+	suddenDeathMoves   = 25  // sudden death: aim at this share of the clock, plus incShare of the increment
+	incShare           = 1.5 // a move takes about 0.6 of its aim, so this spends about the increment
+	lowClockIncrements = 8   // below this many increments on the clock, spend less of each
+	maxPlannedMoves    = 50  // movestogo beyond this is planned as this
+	hardOverAim        = 5   // the hard limit is at most this many times the aim
+	minItersForBudget  = 4   // SoftStop lets shallower searches run on
+	nextIterationShare = 0.5 // SoftStop starts no iteration after this share of the budget
 )
 
 // Start starts the clock at now for side to move, with overhead reserved per
 // move (the GUI's and the pipe's latency).
 //
 // The aim (soft limit) is what a move of average difficulty gets: a
-// 25th of the clock plus three quarters of the increment in sudden death,
-// or 1.8·clock/(movestogo+5) plus that share of the increment with moves to
+// 25th of the clock plus one and a half increments in sudden death, or
+// 1.8·clock/(movestogo+5) plus that share of the increment with moves to
 // go; SoftStop then scales it by how settled the search is. A move takes
 // about 0.6 of its aim on average (no iteration starts past half the scaled
-// aim, and most moves are settled ones), so the clock settles near 26
+// aim, and most moves are settled ones), so the increment is counted one
+// and a half times to be spent in full: the clock settles near ten
 // increments rather than draining to nothing (where a stalled machine
-// would flag). Spending more of it (1.5 increments in the aim, settling
-// near ten) won in self-play but not against Stockfish; see CHANGELOG.
+// would flag) or holding a quarter of the base time unspent to the end
+// (with three quarters of the increment it settled near 26).
 // The hard limit allows five times the aim, never more than 40% of the
 // clock (80% with one move to go).
 func (c *Clock) Start(lim Limits, overhead time.Duration, side board.Color, now time.Time) {

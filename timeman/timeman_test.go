@@ -86,8 +86,8 @@ func TestNPS(t *testing.T) {
 	assert.Equal(t, uint64(2000), NPS(1000, 500*time.Millisecond))
 }
 
-// The aim follows the usual split: a 25th of the clock plus 3/4 of the
-// increment in sudden death, 1.8·clock/(movestogo+5) plus 3/4 of the increment
+// The aim follows the usual split: a 25th of the clock plus 1.5 increments
+// in sudden death, 1.8·clock/(movestogo+5) plus 1.5 increments
 // with moves to go; the hard limit is five aims, capped by the clock share.
 func TestClockAim(t *testing.T) {
 	const overhead = 10 * time.Millisecond
@@ -99,13 +99,13 @@ func TestClockAim(t *testing.T) {
 		soft, hard float64
 	}{
 		{"sudden death", 20 * time.Second, 200 * time.Millisecond, 0,
-			usable(20*time.Second)/25 + 0.75*float64(200*time.Millisecond), 5 * (usable(20*time.Second)/25 + 0.75*float64(200*time.Millisecond))},
+			usable(20*time.Second)/25 + 1.5*float64(200*time.Millisecond), 5 * (usable(20*time.Second)/25 + 1.5*float64(200*time.Millisecond))},
 		{"40 moves to go", 60 * time.Second, 0, 40,
 			1.8 * usable(60*time.Second) / 45, 5 * 1.8 * usable(60*time.Second) / 45},
 		{"last move before the control", 10 * time.Second, 0, 1,
 			1.8 * usable(10*time.Second) / 6, 0.8 * usable(10*time.Second)},
 		{"short clock, big increment: less of it until the clock refills", 100 * time.Millisecond, time.Second, 0,
-			usable(100*time.Millisecond)/25 + 0.75*usable(100*time.Millisecond)/8, 0.4 * usable(100*time.Millisecond)},
+			usable(100*time.Millisecond)/25 + 1.5*usable(100*time.Millisecond)/8, 0.4 * usable(100*time.Millisecond)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var clk Clock
