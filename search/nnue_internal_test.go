@@ -133,17 +133,40 @@ func constantNet(t *testing.T, cp int) *nnue.Network {
 // TestNNUEIsTheStaticEval: with a network that says +100 for the side to
 // move in every position, a quiet position scores -100 at odd depths (the
 // opponent's view one ply down) and +100 at even ones, whatever the
-// hand-crafted evaluation thinks; faded by the fifty-move count, which every
-// (king) move here raises by one.
+// hand-crafted evaluation thinks; weighed by the material (two pawns) and
+// faded by the fifty-move count, which every (king) move here raises by one.
 func TestNNUEIsTheStaticEval(t *testing.T) {
 	p, err := movegen.ParseFEN("4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1") // no captures for either side
 	require.NoError(t, err)
+	weighed := func(v, halfmoves int) int { return v * (915 + 2*9) / materialScaleDiv * (200 - halfmoves) / 200 }
 	// Deeper, the correction history (correction.go) moves the evaluation
 	// by what the shallower iterations found.
-	for depth, want := range map[int]int{1: -100 * 199 / 200, 2: 100 * 198 / 200} {
+	for depth, want := range map[int]int{1: weighed(-100, 1), 2: weighed(100, 2)} {
 		res := New(4, Options{Network: constantNet(t, 100)}).Search(p, Limits{Depth: depth}, nil)
 		assert.Equal(t, want, Value(res.Score), "depth %d", depth)
 	}
 	hce := New(4, Options{}).Search(p, Limits{Depth: 1}, nil)
 	assert.NotEqual(t, -100, Value(hce.Score), "the hand-crafted eval gives something else")
+}
+
+// TestMaterialScale: the network's evaluation counts for more with more
+// material on the board, and the scale's unit sits in the middlegame.
+func TestMaterialScale(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		want      int
+	}{
+		{"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 915 + 8*12 + 4*20 + 2*40 + 16*9},
+		{"a rook ending", "8/5pk1/6p1/8/8/6P1/5PK1/r3R3 w - - 0 1", 915 + 2*20 + 4*9},
+		{"a bishop and a rook pawn", "7k/8/8/7P/8/8/8/1B4K1 w - - 0 1", 915 + 12 + 9},
+		{"bare kings", "7k/8/8/8/8/8/8/6K1 w - - 0 1", 915},
+	} {
+		p, err := movegen.ParseFEN(tc.fen)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, materialScale(p), tc.name)
+	}
+	start, _ := movegen.ParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	middlegame, _ := movegen.ParseFEN("r3k2r/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/R3K2R w KQkq - 0 1")
+	assert.Greater(t, materialScale(start), materialScaleDiv, "the opening weighs more than the unit")
+	assert.InDelta(t, materialScaleDiv, materialScale(middlegame), 60, "a middlegame about the unit")
 }
