@@ -156,7 +156,7 @@ func TestMaterialScale(t *testing.T) {
 		name, fen string
 		want      int
 	}{
-		{"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 915 + 8*12 + 4*20 + 2*40 + 16*9},
+		{"start", board.StartFEN, 915 + 8*12 + 4*20 + 2*40 + 16*9},
 		{"a rook ending", "8/5pk1/6p1/8/8/6P1/5PK1/r3R3 w - - 0 1", 915 + 2*20 + 4*9},
 		{"a bishop and a rook pawn", "7k/8/8/7P/8/8/8/1B4K1 w - - 0 1", 915 + 12 + 9},
 		{"bare kings", "7k/8/8/8/8/8/8/6K1 w - - 0 1", 915},
@@ -165,8 +165,10 @@ func TestMaterialScale(t *testing.T) {
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.want, materialScale(p), tc.name)
 	}
-	start, _ := movegen.ParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-	middlegame, _ := movegen.ParseFEN("r3k2r/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/R3K2R w KQkq - 0 1")
+	start, err := movegen.ParseFEN(board.StartFEN)
+	require.NoError(t, err)
+	middlegame, err := movegen.ParseFEN("r3k2r/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/R3K2R w KQkq - 0 1")
+	require.NoError(t, err)
 	assert.Greater(t, materialScale(start), materialScaleDiv, "the opening weighs more than the unit")
 	assert.InDelta(t, materialScaleDiv, materialScale(middlegame), 60, "a middlegame about the unit")
 }
