@@ -3,6 +3,7 @@ package search
 import (
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/eval"
+	"github.com/twofold-chess/twofold/internal/mathx"
 	"github.com/twofold-chess/twofold/nnue"
 )
 
@@ -167,6 +168,27 @@ func materialScale(p *board.Position) int {
 // materialScaleDiv is materialScale's unit: a middlegame with a minor
 // piece and a few pawns gone weighs about 1.
 const materialScaleDiv = 1200
+
+// NetworkUnits converts a search score at p (side to move's view) back to
+// the network's own scale, dividing out the weight evaluate gives the
+// network at p (materialScale and the fifty-move fade). Training data
+// wants the network's unweighted output: a network trained on weighted
+// scores would be weighed twice in the search, and the next generation
+// three times. The score of a deeper search came from leaves weighed by
+// their own material, so this is exact for the evaluation and close for
+// a quiet position's search. Mate and tablebase scores are kept as they
+// are; the others stay below them.
+func NetworkUnits(p *board.Position, score int) int {
+	if isDecisive(score) {
+		return score
+	}
+	weight := materialScale(p) * (200 - min(p.HalfmoveClock(), 150))
+	v := (2*mathx.Abs(score)*materialScaleDiv*200 + weight) / (2 * weight) // rounded
+	if score < 0 {
+		v = -v
+	}
+	return min(max(v, -TBWinBound+1), TBWinBound-1)
+}
 
 // nnueVerify compares the accumulator of ply with a fresh one (verifyNNUE).
 func (t *thread) nnueVerify(ply int) {

@@ -172,3 +172,34 @@ func TestMaterialScale(t *testing.T) {
 	assert.Greater(t, materialScale(start), materialScaleDiv, "the opening weighs more than the unit")
 	assert.InDelta(t, materialScaleDiv, materialScale(middlegame), 60, "a middlegame about the unit")
 }
+
+// TestNetworkUnits: the network's output comes back from the weighed
+// evaluation the search sees, whatever the material and the fifty-move
+// count (within the weighing's rounding: a few centipawns where the weight
+// is small); decisive scores are kept, and the others stay below them.
+func TestNetworkUnits(t *testing.T) {
+	for _, fen := range []string{
+		board.StartFEN,
+		"8/5pk1/6p1/8/8/6P1/5PK1/r3R3 w - - 37 60",
+		"7k/8/8/7P/8/8/8/1B4K1 b - - 99 80",
+	} {
+		for _, cp := range []int{-700, -35, 0, 12, 250, 1800} {
+			p, err := movegen.ParseFEN(fen)
+			require.NoError(t, err)
+			s := New(1, Options{Threads: 1, Network: constantNet(t, cp)})
+			th := s.threads[0]
+			th.prepare(p, nil)
+			raw := th.nn.net.Evaluate(p) // the network's output itself
+			assert.InDelta(t, raw, NetworkUnits(p, th.evaluate(0)), 4, "%s, %d cp", fen, cp)
+		}
+	}
+	p, err := movegen.ParseFEN(board.StartFEN)
+	require.NoError(t, err)
+	for _, score := range []int{MateScore - 3, -MateScore + 8, TBWin - 5, -TBWin} {
+		assert.Equal(t, score, NetworkUnits(p, score))
+	}
+	bare, err := movegen.ParseFEN("7k/8/8/7P/8/8/8/1B4K1 b - - 99 80")
+	require.NoError(t, err)
+	assert.Equal(t, TBWinBound-1, NetworkUnits(bare, TBWinBound-200), "kept below the decisive scores")
+	assert.Equal(t, -TBWinBound+1, NetworkUnits(bare, -TBWinBound+200))
+}

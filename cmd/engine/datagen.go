@@ -34,7 +34,9 @@ another network file), writing
 quiet positions (not in check, best move not a capture or promotion, no
 mate score) with the search score and the game result as 32-byte records
 (format: package nnue/data, docs/classical.md) for the NNUE
-trainer (nnue/train).
+trainer (nnue/train). With a network the score is in the network's
+units: the weight the search gives its evaluation (material on the board,
+the fifty-move count) is divided out.
 
 Nodes: --nodes cuts each search at that many nodes. --soft-nodes N ends
 each search after the iteration in which it passes N nodes instead, so no

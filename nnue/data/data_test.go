@@ -16,6 +16,7 @@ import (
 
 	"github.com/twofold-chess/twofold/board"
 	"github.com/twofold-chess/twofold/movegen"
+	"github.com/twofold-chess/twofold/nnue"
 )
 
 // boardPart is the FEN's piece placement and side to move: all a record keeps
@@ -302,4 +303,33 @@ func TestGenerateMaxStartScore(t *testing.T) {
 	ra, rb := readFile(t, a), readFile(t, b)
 	require.NotEmpty(t, ra)
 	assert.ElementsMatch(t, ra, rb)
+}
+
+// TestGenerateWritesTheNetworksUnits: with a network that says +600 for the
+// side to move everywhere, the search sees 600 weighed by the material and
+// the fifty-move count (about 630 at the start, 480 in a bare ending), and
+// the data holds the network's 600 again. At depth 1 the leaves are the
+// opponent's (-600), or after a checking move, which is extended, the
+// mover's own (+600); a repetition is 0. The leaves are weighed as the root
+// but for the halfmove clock, which moved by a ply or was reset.
+func TestGenerateWritesTheNetworksUnits(t *testing.T) {
+	const cp = 600
+	h := 16
+	net, err := nnue.New(h, nnue.CReLU, make([]int16, nnue.Inputs*h), make([]int16, h), make([]int16, 2*h),
+		[]int32{int32(cp * nnue.QA * nnue.QB / nnue.Scale)})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "n.bin")
+	generate(t, path, GenOptions{Games: 4, Depth: 1, RandomPlies: 6, Seed: 9, MaxPlies: 40, Network: net})
+	rs := readFile(t, path)
+	require.NotEmpty(t, rs)
+	decided := 0
+	for _, r := range rs {
+		score := int(r.Score)
+		if score == 0 {
+			continue
+		}
+		decided++
+		assert.InDelta(t, cp, max(score, -score), 15, r.FEN())
+	}
+	assert.Greater(t, decided, len(rs)/2)
 }

@@ -12,7 +12,8 @@
 //	             0 White, 1 Black; type 0..5 = pawn, knight, bishop, rook, queen, king);
 //	             nibbles after the last piece are 0
 //	24     1     uint8 side to move (0 White, 1 Black)
-//	25     2     int16 score of the search in centipawns, from White's view
+//	25     2     int16 score of the search in centipawns, from White's view, in
+//	             the network's units (search.NetworkUnits) when a network searched
 //	27     1     uint8 game result: 0 Black won, 1 draw, 2 White won
 //	28     2     uint16 fullmove number
 //	30     2     uint16 reserved, 0

@@ -256,9 +256,15 @@ func playGame(ctx context.Context, s *search.Searcher, rng *rand.Rand, opt *GenO
 		if p.Side() == board.Black {
 			white = -white
 		}
-		game.Plies = append(game.Plies, Ply{Move: res.Best, Score: ClampScore(score)})
-		if Keep(p, res.Best, score) {
-			recs = append(recs, FromPosition(p, score, Draw))
+		// The data holds the network's scale (search.NetworkUnits); the
+		// adjudication below goes by the search's own scores.
+		learn := score
+		if opt.Network != nil {
+			learn = search.NetworkUnits(p, score)
+		}
+		game.Plies = append(game.Plies, Ply{Move: res.Best, Score: ClampScore(learn)})
+		if Keep(p, res.Best, learn) {
+			recs = append(recs, FromPosition(p, learn, Draw))
 		}
 		whiteAhead, blackAhead, level = streak(whiteAhead, white >= winScore), streak(blackAhead, white <= -winScore),
 			streak(level, p.FullmoveNumber() >= drawMove && white > -drawScore && white < drawScore)
