@@ -182,7 +182,7 @@ func NetworkUnits(p *board.Position, score int) int {
 	if isDecisive(score) {
 		return score
 	}
-	weight := materialScale(p) * (200 - min(p.HalfmoveClock(), 150))
+	weight := materialScale(p) * (200 - min(p.HalfmoveClock(), 150))       // the fade capped, never near 0
 	v := (2*mathx.Abs(score)*materialScaleDiv*200 + weight) / (2 * weight) // rounded
 	if score < 0 {
 		v = -v
