@@ -8,21 +8,29 @@ export GOEXPERIMENT=${GOEXPERIMENT-simd}
 
 # wdl_from_log LOG NAME: "W D L" for engine NAME, counted from fastchess's
 # "Finished game N (WHITE vs BLACK): RESULT {...}" lines (complete even when a run was
-# interrupted before fastchess printed its last report).
+# interrupted before fastchess printed its last report). A game number seen again counts
+# once, with its last result: a resumed run (sprt.sh's RESUME) replays the games of a pair
+# the interrupt left unfinished.
 wdl_from_log() {
     awk -v me="$2" '
     /^Finished game [0-9]+ \(/ {
         line = $0
-        sub(/^Finished game [0-9]+ \(/, "", line)
+        sub(/^Finished game /, "", line)
+        n = line; sub(/ .*/, "", n)
+        sub(/^[0-9]+ \(/, "", line)
         split(line, halves, "\\): ")
         split(halves[1], pair, " vs ")
         res = halves[2]; sub(/ .*/, "", res)
         if (pair[1] == me) side = 1; else if (pair[2] == me) side = -1; else next
-        if (res == "1/2-1/2") d++
-        else if ((res == "1-0" && side == 1) || (res == "0-1" && side == -1)) w++
-        else if (res == "1-0" || res == "0-1") l++
+        if (res == "1/2-1/2") score[n] = "d"
+        else if ((res == "1-0" && side == 1) || (res == "0-1" && side == -1)) score[n] = "w"
+        else if (res == "1-0" || res == "0-1") score[n] = "l"
+        else delete score[n]
     }
-    END { printf "%d %d %d\n", w, d, l }' "$1"
+    END {
+        for (n in score) count[score[n]]++
+        printf "%d %d %d\n", count["w"], count["d"], count["l"]
+    }' "$1"
 }
 
 # elo_of W D L: "Elo E +/- M (95%), score S%" from the trinomial model, as cutechess-cli

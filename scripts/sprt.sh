@@ -7,6 +7,7 @@
 #   BASE=HEAD~1 DEV=HEAD scripts/sprt.sh # two commits (DEV unset = the working tree)
 #   TC=40+0.4 scripts/sprt.sh            # the longer confirmation for big changes
 #   make sprt BASE=<rev>                 # the same through make
+#   RESUME=<run dir> scripts/sprt.sh     # go on with a test that was stopped
 #
 # It builds both engines (BASE in a temporary `git worktree`, DEV from the working tree or
 # from its own worktree), prints each `engine bench` signature, then runs fastchess:
@@ -42,6 +43,13 @@
 #   ADJUDICATE   1 = draw (move 40, 8 moves within 10 cp) and resign (3 moves beyond 600 cp)
 #                adjudication, 0 = play every game out [1]
 #   EXTRA        more fastchess arguments, split on spaces
+#   RESUME       the run directory of a stopped test to go on with (below) [unset]
+#
+# Resuming: fastchess keeps the test's state in RUN_DIR/config.json (results so far, the
+# opening order, both engines' settings). RESUME=RUN_DIR goes on with that test where it
+# stopped (an interrupt, a reboot, or the games cap) with the binaries of the first run: no
+# build, the same openings in the same order, one SPRT over all the games. MAX_GAMES, when
+# given, sets the new cap (count all games, those played included); nothing else is read.
 #
 # Exit status: 0 when fastchess finished (whatever the verdict), non-zero on a build or
 # runner failure.
@@ -71,106 +79,129 @@ CONCURRENCY=${CONCURRENCY:-2}
 HASH=${HASH:-16}
 THREADS=${THREADS:-1}
 BOOK=${BOOK:-$(default_book)}
+MAX_GAMES_GIVEN=${MAX_GAMES:+1}
 MAX_GAMES=${MAX_GAMES:-20000}
 SEED=${SEED:-$(( (RANDOM << 15) | RANDOM ))}
 ADJUDICATE=${ADJUDICATE:-1}
 EXTRA=${EXTRA:-}
+RESUME=${RESUME:-}
 
 case $MAX_GAMES in ''|*[!0-9]*|0) die "MAX_GAMES must be a positive integer" ;; esac
 case $CONCURRENCY in ''|*[!0-9]*|0) die "CONCURRENCY must be a positive integer" ;; esac
-BOOK_FORMAT=$(check_book "$BOOK")
-BOOK=$(realpath "$BOOK")
 ROUNDS=$(( (MAX_GAMES + 1) / 2 ))   # a round = one opening, both colours
 
-BASE_SHA=$(git rev-parse --verify --quiet "$BASE^{commit}") || die "BASE is not a commit: $BASE"
-BASE_LABEL=$(git rev-parse --short "$BASE_SHA")
-if [ -n "$DEV" ]; then
-    DEV_SHA=$(git rev-parse --verify --quiet "$DEV^{commit}") || die "DEV is not a commit: $DEV"
-    DEV_LABEL=$(git rev-parse --short "$DEV_SHA")
+# The settings the report at the end needs, kept in the run directory for RESUME.
+SETTINGS=(TC ELO0 ELO1 MODEL BASE_NAME DEV_NAME BASE_LABEL BASE_BENCH DEV_BENCH)
+
+if [ -n "$RESUME" ]; then
+    RUN_DIR=$(realpath "$RESUME") || die "RESUME: no directory $RESUME"
+    [ -f "$RUN_DIR/config.json" ] && [ -f "$RUN_DIR/sprt.env" ] ||
+        die "RESUME=$RUN_DIR: not a run directory of this script (no config.json or sprt.env)"
+    # shellcheck source=/dev/null  # written by this script's first run below
+    . "$RUN_DIR/sprt.env"
+    if [ -n "$MAX_GAMES_GIVEN" ]; then
+        grep -qE '"rounds": [0-9]+' "$RUN_DIR/config.json" || die "no rounds in $RUN_DIR/config.json"
+        sed -i -E "s/\"rounds\": [0-9]+/\"rounds\": $ROUNDS/" "$RUN_DIR/config.json"
+    fi
+    ROUNDS=$(sed -nE 's/.*"rounds": ([0-9]+).*/\1/p' "$RUN_DIR/config.json" | head -1)
+    LOG=$RUN_DIR/fastchess.log
+    PGN=$RUN_DIR/games.pgn
+    CMD=("$FASTCHESS" -config "file=config.json")
+    echo "== resuming the SPRT $DEV_NAME vs $BASE_NAME in $RUN_DIR: tc $TC, elo0=$ELO0 elo1=$ELO1 ($MODEL), at most $((ROUNDS * 2)) games"
 else
-    DEV_LABEL=$(git rev-parse --short HEAD)
-    [ -z "$(git status --porcelain)" ] || DEV_LABEL="$DEV_LABEL-dirty"
+    BOOK_FORMAT=$(check_book "$BOOK")
+    BOOK=$(realpath "$BOOK")
+    BASE_SHA=$(git rev-parse --verify --quiet "$BASE^{commit}") || die "BASE is not a commit: $BASE"
+    BASE_LABEL=$(git rev-parse --short "$BASE_SHA")
+    if [ -n "$DEV" ]; then
+        DEV_SHA=$(git rev-parse --verify --quiet "$DEV^{commit}") || die "DEV is not a commit: $DEV"
+        DEV_LABEL=$(git rev-parse --short "$DEV_SHA")
+    else
+        DEV_LABEL=$(git rev-parse --short HEAD)
+        [ -z "$(git status --porcelain)" ] || DEV_LABEL="$DEV_LABEL-dirty"
+    fi
+    BASE_NAME="base-$BASE_LABEL"
+    DEV_NAME="dev-$DEV_LABEL"
+    [ "$BASE_NAME" != "$DEV_NAME" ] || { BASE_NAME="$BASE_NAME-b"; DEV_NAME="$DEV_NAME-a"; }
+
+    RUN_DIR=${RUN_DIR:-$ROOT/runs/sprt/$(date +%Y%m%d-%H%M%S)-$BASE_LABEL-vs-$DEV_LABEL}
+    RUN_DIR=$(run_dir sprt)
+
+    # Builds: the base (and DEV when it is a commit) in throw-away worktrees.
+    BUILD_TMP=$(mktemp -d /tmp/twofold-sprt-build.XXXXXX)
+    WORKTREES=()
+    # shellcheck disable=SC2317  # called by the EXIT trap
+    cleanup() {
+        local wt
+        for wt in "${WORKTREES[@]}"; do git worktree remove --force "$wt" >/dev/null 2>&1 || true; done
+        rm -rf "$BUILD_TMP"
+        git worktree prune >/dev/null 2>&1 || true
+    }
+    trap cleanup EXIT
+
+    build_commit() { # sha label out
+        local wt=$BUILD_TMP/wt-$2
+        git worktree add --detach --quiet "$wt" "$1"
+        WORKTREES+=("$wt")
+        (cd "$wt" && go build -ldflags "-X github.com/twofold-chess/twofold/uci.Version=$2" -o "$3" ./cmd/engine)
+    }
+
+    echo "== building $BASE_NAME ($BASE_SHA)"
+    build_commit "$BASE_SHA" "$BASE_LABEL" "$RUN_DIR/engine-base"
+    if [ -n "$DEV" ]; then
+        echo "== building $DEV_NAME ($DEV_SHA)"
+        build_commit "$DEV_SHA" "$DEV_LABEL" "$RUN_DIR/engine-dev"
+    else
+        echo "== building $DEV_NAME (working tree)"
+        [ "${DEV_LABEL%-dirty}" = "$DEV_LABEL" ] || git status --short | sed 's/^/   /'
+        go build -ldflags "-X github.com/twofold-chess/twofold/uci.Version=$DEV_LABEL" -o "$RUN_DIR/engine-dev" ./cmd/engine
+    fi
+
+    bench_of() { "$1" bench </dev/null 2>&1 | tail -1; }
+    echo "== bench signatures (engine bench: nodes, nps)"
+    BASE_BENCH=$(bench_of "$RUN_DIR/engine-base")
+    DEV_BENCH=$(bench_of "$RUN_DIR/engine-dev")
+    printf '   %-24s %s\n' "$BASE_NAME" "$BASE_BENCH" "$DEV_NAME" "$DEV_BENCH"
+    [ "${BASE_BENCH%% *}" != "${DEV_BENCH%% *}" ] || echo "   (same node count: the search did not change, unless the change is in time management)"
+
+    load_ok || echo "warning: a busy machine distorts time-controlled games; consider waiting" >&2
+
+    ADJ=()
+    [ "$ADJUDICATE" = 1 ] && ADJ=(-draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=600)
+    read -r -a EXTRA_ARGS <<<"$EXTRA"
+    LOG=$RUN_DIR/fastchess.log
+    PGN=$RUN_DIR/games.pgn
+    CMD=("$FASTCHESS"
+         -engine "cmd=$RUN_DIR/engine-dev" "name=$DEV_NAME"
+         -engine "cmd=$RUN_DIR/engine-base" "name=$BASE_NAME"
+         -each "tc=$TC" "option.Hash=$HASH" "option.Threads=$THREADS"
+         -openings "file=$BOOK" "format=$BOOK_FORMAT" order=random -srand "$SEED"
+         -rounds "$ROUNDS" -repeat -concurrency "$CONCURRENCY"
+         -sprt "elo0=$ELO0" "elo1=$ELO1" "alpha=$ALPHA" "beta=$BETA" "model=$MODEL"
+         "${ADJ[@]}" -ratinginterval 10 -pgnout "file=$PGN"
+         "${EXTRA_ARGS[@]}")
+    printf '%q ' "${CMD[@]}" >"$RUN_DIR/command.txt"; echo >>"$RUN_DIR/command.txt"
+    {
+        echo "base $BASE_NAME $BASE_SHA bench $BASE_BENCH"
+        echo "dev  $DEV_NAME ${DEV_SHA:-working-tree} bench $DEV_BENCH"
+    } >"$RUN_DIR/engines.txt"
+    for v in "${SETTINGS[@]}"; do printf '%s=%q\n' "$v" "${!v}"; done >"$RUN_DIR/sprt.env"
+
+    echo "== SPRT $DEV_NAME vs $BASE_NAME: tc $TC, elo0=$ELO0 elo1=$ELO1 alpha=$ALPHA beta=$BETA ($MODEL)," \
+         "$THREADS thread, Hash $HASH, $(basename "$BOOK") (seed $SEED), concurrency $CONCURRENCY, at most $((ROUNDS * 2)) games"
+    echo "   run dir: $RUN_DIR"
 fi
-BASE_NAME="base-$BASE_LABEL"
-DEV_NAME="dev-$DEV_LABEL"
-[ "$BASE_NAME" != "$DEV_NAME" ] || { BASE_NAME="$BASE_NAME-b"; DEV_NAME="$DEV_NAME-a"; }
-
-RUN_DIR=${RUN_DIR:-$ROOT/runs/sprt/$(date +%Y%m%d-%H%M%S)-$BASE_LABEL-vs-$DEV_LABEL}
-RUN_DIR=$(run_dir sprt)
-
-# Builds: the base (and DEV when it is a commit) in throw-away worktrees.
-BUILD_TMP=$(mktemp -d /tmp/twofold-sprt-build.XXXXXX)
-WORKTREES=()
-# shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-    local wt
-    for wt in "${WORKTREES[@]}"; do git worktree remove --force "$wt" >/dev/null 2>&1 || true; done
-    rm -rf "$BUILD_TMP"
-    git worktree prune >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-build_commit() { # sha label out
-    local wt=$BUILD_TMP/wt-$2
-    git worktree add --detach --quiet "$wt" "$1"
-    WORKTREES+=("$wt")
-    (cd "$wt" && go build -ldflags "-X github.com/twofold-chess/twofold/uci.Version=$2" -o "$3" ./cmd/engine)
-}
-
-echo "== building $BASE_NAME ($BASE_SHA)"
-build_commit "$BASE_SHA" "$BASE_LABEL" "$RUN_DIR/engine-base"
-if [ -n "$DEV" ]; then
-    echo "== building $DEV_NAME ($DEV_SHA)"
-    build_commit "$DEV_SHA" "$DEV_LABEL" "$RUN_DIR/engine-dev"
-else
-    echo "== building $DEV_NAME (working tree)"
-    [ "${DEV_LABEL%-dirty}" = "$DEV_LABEL" ] || git status --short | sed 's/^/   /'
-    go build -ldflags "-X github.com/twofold-chess/twofold/uci.Version=$DEV_LABEL" -o "$RUN_DIR/engine-dev" ./cmd/engine
-fi
-
-bench_of() { "$1" bench </dev/null 2>&1 | tail -1; }
-echo "== bench signatures (engine bench: nodes, nps)"
-BASE_BENCH=$(bench_of "$RUN_DIR/engine-base")
-DEV_BENCH=$(bench_of "$RUN_DIR/engine-dev")
-printf '   %-24s %s\n' "$BASE_NAME" "$BASE_BENCH" "$DEV_NAME" "$DEV_BENCH"
 BASE_NODES=${BASE_BENCH%% *}
 DEV_NODES=${DEV_BENCH%% *}
-[ "$BASE_NODES" != "$DEV_NODES" ] || echo "   (same node count: the search did not change, unless the change is in time management)"
-
-load_ok || echo "warning: a busy machine distorts time-controlled games; consider waiting" >&2
-
-ADJ=()
-[ "$ADJUDICATE" = 1 ] && ADJ=(-draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=600)
-read -r -a EXTRA_ARGS <<<"$EXTRA"
-LOG=$RUN_DIR/fastchess.log
-PGN=$RUN_DIR/games.pgn
-CMD=("$FASTCHESS"
-     -engine "cmd=$RUN_DIR/engine-dev" "name=$DEV_NAME"
-     -engine "cmd=$RUN_DIR/engine-base" "name=$BASE_NAME"
-     -each "tc=$TC" "option.Hash=$HASH" "option.Threads=$THREADS"
-     -openings "file=$BOOK" "format=$BOOK_FORMAT" order=random -srand "$SEED"
-     -rounds "$ROUNDS" -repeat -concurrency "$CONCURRENCY"
-     -sprt "elo0=$ELO0" "elo1=$ELO1" "alpha=$ALPHA" "beta=$BETA" "model=$MODEL"
-     "${ADJ[@]}" -ratinginterval 10 -pgnout "file=$PGN"
-     "${EXTRA_ARGS[@]}")
-printf '%q ' "${CMD[@]}" >"$RUN_DIR/command.txt"; echo >>"$RUN_DIR/command.txt"
-{
-    echo "base $BASE_NAME $BASE_SHA bench $BASE_BENCH"
-    echo "dev  $DEV_NAME ${DEV_SHA:-working-tree} bench $DEV_BENCH"
-} >"$RUN_DIR/engines.txt"
-
-echo "== SPRT $DEV_NAME vs $BASE_NAME: tc $TC, elo0=$ELO0 elo1=$ELO1 alpha=$ALPHA beta=$BETA ($MODEL)," \
-     "$THREADS thread, Hash $HASH, $(basename "$BOOK") (seed $SEED), concurrency $CONCURRENCY, at most $((ROUNDS * 2)) games"
-echo "   run dir: $RUN_DIR"
 
 # fastchess runs in the background with its output in the log; the terminal follows the
 # log. Ctrl-C reaches fastchess, which stops its games and prints its last results.
 START=$(date +%s)
-: >"$LOG"
-(cd "$RUN_DIR" && exec "$FASTCHESS" "${CMD[@]:1}") >"$LOG" 2>&1 &
+[ -n "$RESUME" ] || : >"$LOG"
+(cd "$RUN_DIR" && exec "$FASTCHESS" "${CMD[@]:1}") >>"$LOG" 2>&1 &
 FC_PID=$!
 trap 'kill -INT "$FC_PID" 2>/dev/null || true' INT TERM
-tail -n +1 -s 0.5 --pid="$FC_PID" -f "$LOG" | grep --line-buffered -v '^Started game' || true
+tail -n 0 -s 0.5 --pid="$FC_PID" -f "$LOG" | grep --line-buffered -v '^Started game' || true
 while kill -0 "$FC_PID" 2>/dev/null; do sleep 1; done
 RC=0
 wait "$FC_PID" || RC=$?
