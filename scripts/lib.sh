@@ -14,10 +14,9 @@ export GOEXPERIMENT=${GOEXPERIMENT-simd}
 wdl_from_log() {
     awk -v me="$2" '
     /^Finished game [0-9]+ \(/ {
+        n = $3
         line = $0
-        sub(/^Finished game /, "", line)
-        n = line; sub(/ .*/, "", n)
-        sub(/^[0-9]+ \(/, "", line)
+        sub(/^Finished game [0-9]+ \(/, "", line)
         split(line, halves, "\\): ")
         split(halves[1], pair, " vs ")
         res = halves[2]; sub(/ .*/, "", res)
