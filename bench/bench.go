@@ -124,15 +124,71 @@ func (r Report) NPS() uint64 { return timeman.NPS(r.Nodes, r.Elapsed) }
 // Cancelling ctx stops it within milliseconds: it then returns ctx's error
 // and prints no totals (a partial signature would look like a real one).
 func Run(ctx context.Context, w io.Writer, depth int, net *nnue.Network) (Report, error) {
-	var rep Report
 	if net != nil {
 		fmt.Fprintf(w, "Network: %s, kernel %s\n", net, net.Kernel())
 	}
-	for i, p := range Positions() {
-		s := search.New(16, search.Options{Threads: 1, Network: net})
+	// A fresh searcher a position: the signature must not depend on what
+	// an earlier position left in the histories.
+	newSearcher := func() *search.Searcher { return search.New(16, search.Options{Threads: 1, Network: net}) }
+	return run(ctx, w, Positions(), newSearcher, search.Limits{Depth: depth}, false)
+}
+
+// The limits of SpeedConfig: the UCI options Threads and Hash allow as much.
+const (
+	MaxThreads = 256
+	MaxHashMB  = 65536
+)
+
+// SpeedConfig is a timed benchmark of the alpha-beta search: how many nodes
+// a second it makes with a number of threads, not its signature.
+type SpeedConfig struct {
+	MoveTime  time.Duration // per position
+	Threads   int           // Lazy SMP threads
+	HashMB    int           // the table, emptied before each position
+	Positions int           // the first this many bench positions; 0 = all
+	Network   *nnue.Network // nil: the hand-crafted evaluation
+}
+
+// RunSpeed searches the bench positions for MoveTime each with Threads
+// threads, as a game would (one table of HashMB megabytes, emptied with the
+// histories before each position), printing a line per position with the
+// depth it completed, then the totals, the mean depth, and last "N nodes M
+// nps". With more than one thread the counts vary from run to run: it
+// measures speed and how it scales with threads (scripts/smp-scaling.sh).
+func RunSpeed(ctx context.Context, w io.Writer, c SpeedConfig) (Report, error) {
+	ps := Positions()
+	switch {
+	case c.MoveTime <= 0 || c.Threads < 1 || c.Threads > MaxThreads || c.HashMB < 1 || c.HashMB > MaxHashMB:
+		return Report{}, fmt.Errorf("bench: want a positive movetime, 1 to %d threads and 1 to %d MB of hash, got %v, %d, %d",
+			MaxThreads, MaxHashMB, c.MoveTime, c.Threads, c.HashMB)
+	case c.Positions < 0 || c.Positions > len(ps):
+		return Report{}, fmt.Errorf("bench: positions must be from 1 to %d (0 for all), got %d", len(ps), c.Positions)
+	case c.Positions > 0:
+		ps = ps[:c.Positions]
+	}
+	net := "none (hand-crafted)"
+	if c.Network != nil {
+		net = fmt.Sprintf("%s, kernel %s", c.Network, c.Network.Kernel())
+	}
+	fmt.Fprintf(w, "Network: %s; threads %d, hash %d MB, movetime %d ms\n", net, c.Threads, c.HashMB, c.MoveTime.Milliseconds())
+	s := search.New(1, search.Options{Threads: c.Threads, Network: c.Network})
+	if err := s.SetHash(c.HashMB); err != nil { // a size the machine cannot hold
+		return Report{}, fmt.Errorf("bench: %v", err)
+	}
+	newSearcher := func() *search.Searcher { s.Clear(); return s }
+	return run(ctx, w, ps, newSearcher, search.Limits{MoveTime: c.MoveTime}, true)
+}
+
+// run searches each position with the searcher newSearcher gives for it,
+// within lim, and prints the report (with the depths when timed).
+func run(ctx context.Context, w io.Writer, ps []*board.Position, newSearcher func() *search.Searcher, lim search.Limits, timed bool) (Report, error) {
+	var rep Report
+	depths := 0
+	for i, p := range ps {
+		s := newSearcher()
 		start := time.Now()
 		done := make(chan mind.Result, 1)
-		s.Go(p, search.Limits{Depth: depth}, nil, func(r mind.Result) { done <- r })
+		s.Go(p, lim, nil, func(r mind.Result) { done <- r })
 		var res mind.Result
 		select {
 		case res = <-done:
@@ -144,11 +200,19 @@ func Run(ctx context.Context, w io.Writer, depth int, net *nnue.Network) (Report
 		el := time.Since(start)
 		rep.Nodes += res.Nodes
 		rep.Elapsed += el
-		fmt.Fprintf(w, "Position %2d/%d: %-72s bestmove %-6s nodes %9d  %5d ms\n",
-			i+1, len(openings)+len(fens), p.FEN(), res.Best.UCI(p.Chess960()), res.Nodes, el.Milliseconds())
+		depths += res.Depth
+		depth := ""
+		if timed {
+			depth = fmt.Sprintf("depth %2d  ", res.Depth)
+		}
+		fmt.Fprintf(w, "Position %2d/%d: %-72s bestmove %-6s %snodes %9d  %5d ms\n",
+			i+1, len(ps), p.FEN(), res.Best.UCI(p.Chess960()), depth, res.Nodes, el.Milliseconds())
 	}
 	fmt.Fprintf(w, "\n===========================\nTotal time (ms) : %d\nNodes searched  : %d\nNodes/second    : %d\n",
 		rep.Elapsed.Milliseconds(), rep.Nodes, rep.NPS())
+	if timed {
+		fmt.Fprintf(w, "Mean depth      : %.2f\n", float64(depths)/float64(len(ps)))
+	}
 	fmt.Fprintf(w, "%d nodes %d nps\n", rep.Nodes, rep.NPS())
 	return rep, nil
 }

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -135,6 +136,73 @@ func TestRunWithNetwork(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(bench.Positions()), positions)
+}
+
+// The speed bench searches the first positions for a time each with the
+// threads asked for: a line per position with its depth, the mean depth,
+// the totals summing the lines, and the OpenBench line last.
+func TestRunSpeed(t *testing.T) {
+	net, err := nnue.Random(32, 1, nnue.SCReLU, 7)
+	require.NoError(t, err)
+	for _, c := range []bench.SpeedConfig{
+		{MoveTime: 40 * time.Millisecond, Threads: 2, HashMB: 4, Positions: 3},
+		{MoveTime: 20 * time.Millisecond, Threads: 1, HashMB: 1, Positions: 2, Network: net},
+	} {
+		var buf bytes.Buffer
+		rep, err := bench.RunSpeed(context.Background(), &buf, c)
+		require.NoError(t, err)
+		out := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+		assert.Contains(t, out[0], fmt.Sprintf("; threads %d, hash %d MB, movetime %d ms", c.Threads, c.HashMB, c.MoveTime.Milliseconds()))
+		if c.Network != nil {
+			assert.True(t, strings.HasPrefix(out[0], "Network: "+net.String()+", kernel "), out[0])
+		}
+		line := regexp.MustCompile(`^Position +\d+/(\d+): .* bestmove (\S+) +depth +(\d+) +nodes +(\d+) +\d+ ms$`)
+		var sum uint64
+		positions, depths := 0, 0
+		for _, l := range out {
+			if m := line.FindStringSubmatch(l); m != nil {
+				positions++
+				assert.Equal(t, strconv.Itoa(c.Positions), m[1])
+				assert.NotEqual(t, "0000", m[2])
+				d, _ := strconv.Atoi(m[3])
+				assert.Positive(t, d, l)
+				depths += d
+				n, _ := strconv.ParseUint(m[4], 10, 64)
+				sum += n
+			}
+		}
+		assert.Equal(t, c.Positions, positions)
+		assert.Equal(t, sum, rep.Nodes)
+		assert.Positive(t, rep.Nodes)
+		assert.GreaterOrEqual(t, rep.Elapsed, time.Duration(c.Positions)*c.MoveTime*9/10, "each position searched for its time")
+		assert.Contains(t, out, fmt.Sprintf("Mean depth      : %.2f", float64(depths)/float64(positions)))
+		assert.Equal(t, fmt.Sprintf("%d nodes %d nps", rep.Nodes, rep.NPS()), out[len(out)-1])
+	}
+
+	for _, c := range []bench.SpeedConfig{
+		{Threads: 1, HashMB: 1},
+		{MoveTime: time.Millisecond, HashMB: 1},
+		{MoveTime: time.Millisecond, Threads: bench.MaxThreads + 1, HashMB: 1},
+		{MoveTime: time.Millisecond, Threads: 1},
+		{MoveTime: time.Millisecond, Threads: 1, HashMB: bench.MaxHashMB + 1},
+		{MoveTime: time.Millisecond, Threads: 1, HashMB: 1, Positions: -1},
+		{MoveTime: time.Millisecond, Threads: 1, HashMB: 1, Positions: len(bench.Positions()) + 1},
+	} {
+		var buf bytes.Buffer
+		_, err := bench.RunSpeed(context.Background(), &buf, c)
+		assert.Error(t, err, "%+v", c)
+		assert.Empty(t, buf.String(), "nothing printed for %+v", c)
+	}
+
+	// Cancelling stops it and prints no totals.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var buf bytes.Buffer
+	start := time.Now()
+	_, err = bench.RunSpeed(ctx, &buf, bench.SpeedConfig{MoveTime: time.Minute, Threads: 2, HashMB: 1})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.NotContains(t, buf.String(), "Nodes searched")
 }
 
 func TestReportNPS(t *testing.T) {

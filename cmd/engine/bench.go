@@ -19,6 +19,7 @@ import (
 )
 
 const benchHelp = `Usage: engine bench [--depth N] [--network FILE]
+       engine bench --movetime MS [--threads T] [--hash MB] [--positions N] [--network FILE]
        engine bench --search mcts [--movetime MS] [--positions N] [--threads T] [--batch B] [--network FILE]
 
 Searches a fixed list of positions to a fixed depth with one thread and a
@@ -38,6 +39,14 @@ session, one thread), then MCTS playouts per second over the first
 --positions bench positions at --movetime each, and the share of the raw
 rate the search keeps. Playouts are the "nodes" of the last line.
 
+With --movetime (and --search alphabeta) it measures speed instead of the
+signature: each of the first --positions bench positions (all by default)
+is searched for --movetime with --threads Lazy SMP threads and one --hash
+table, emptied before each position as a new game would. Lines give the
+depth each search completed; the totals add the mean depth. The counts vary
+from run to run with more than one thread; scripts/smp-scaling.sh compares
+thread counts with it.
+
 Flags:
 `
 
@@ -45,9 +54,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
 	depth := fs.IntP("depth", "d", bench.DefaultDepth, "search depth in plies")
 	mode := fs.String("search", "alphabeta", "searcher to measure: alphabeta or mcts")
-	moveTime := fs.Int("movetime", 10000, "mcts: milliseconds per position")
-	positions := fs.Int("positions", 1, "mcts: how many bench positions to search")
-	threads := fs.Int("threads", 1, "mcts: search threads")
+	moveTime := fs.Int("movetime", 10000, "milliseconds per position (mcts: default 10000; alphabeta: the speed bench)")
+	positions := fs.Int("positions", 1, "how many bench positions to search, from the first (mcts: default 1; alphabeta: all)")
+	threads := fs.Int("threads", 1, "search threads (alphabeta: with --movetime)")
+	hash := fs.Int("hash", 16, "alphabeta: the table's megabytes, with --movetime")
 	batch := fs.Int("batch", azero.DefaultOptions.BatchSize, "mcts: leaves per network run")
 	network := fs.String("network", "", "alphabeta: NNUE network file, or none for the hand-crafted evaluation (default: the embedded one);\nmcts: ONNX network file (default: the embedded one)")
 	ortLib := fs.String("onnxruntime", "", "mcts: path of "+onnx.LibraryName+" (default: $"+onnx.LibraryEnv+", then lib/)")
@@ -89,15 +99,27 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "engine bench: --search wants alphabeta or mcts, got %q\n", *mode)
 		return 2
 	}
-	// A flag of the other searcher would be ignored: say so rather than
-	// measure something else than was asked.
-	other := []string{"movetime", "positions", "threads", "batch", "onnxruntime"}
-	if mcts {
-		other = []string{"depth"}
+	// A flag of the other searcher (or of the speed bench without
+	// --movetime) would be ignored: say so rather than measure something
+	// else than was asked.
+	speed := !mcts && fs.Changed("movetime")
+	other := []string{"positions", "threads", "hash", "batch", "onnxruntime"}
+	switch {
+	case mcts:
+		other = []string{"depth", "hash"}
+	case speed:
+		other = []string{"depth", "batch", "onnxruntime"}
 	}
 	for _, name := range other {
 		if fs.Changed(name) || (name == "depth" && fs.NArg() == 1) {
-			fmt.Fprintf(stderr, "engine bench: --%s does not apply to --search %s (see engine bench --help)\n", name, *mode)
+			why := "does not apply to --search " + *mode
+			switch {
+			case speed:
+				why = "does not apply to the speed bench (--movetime)"
+			case !mcts && name != "batch" && name != "onnxruntime":
+				why = "needs --movetime: the depth bench is the one-thread signature"
+			}
+			fmt.Fprintf(stderr, "engine bench: --%s %s (see engine bench --help)\n", name, why)
 			return 2
 		}
 	}
@@ -107,7 +129,24 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "engine bench:", err)
 			return 1
 		}
-		bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
+		if !speed {
+			bench.Run(context.Background(), stdout, *depth, net) // cannot fail: nothing cancels it
+			return 0
+		}
+		n := 0 // all
+		if fs.Changed("positions") {
+			n = *positions
+		}
+		if *moveTime < 1 || *threads < 1 || *hash < 1 || *positions < 1 {
+			fmt.Fprintln(stderr, "engine bench: --movetime, --positions, --threads and --hash must be positive")
+			return 2
+		}
+		if _, err := bench.RunSpeed(context.Background(), stdout, bench.SpeedConfig{
+			MoveTime: time.Duration(*moveTime) * time.Millisecond, Threads: *threads, HashMB: *hash, Positions: n, Network: net,
+		}); err != nil {
+			fmt.Fprintln(stderr, "engine", err) // "engine bench: ..."
+			return 2
+		}
 		return 0
 	}
 	if *moveTime < 1 || *threads < 1 || *batch < 1 || *positions < 1 {

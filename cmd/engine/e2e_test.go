@@ -406,8 +406,20 @@ func TestBenchFlags(t *testing.T) {
 		{"bench", "1", "2"},
 		{"bench", "--frobnicate"},
 		{"bench", "12abc"},
-		{"bench", "--threads", "4"}, // the mcts bench's flags: the alpha-beta bench would ignore them
-		{"bench", "--movetime", "100"},
+		{"bench", "--threads", "4"}, // the speed bench's flags: the signature would ignore them
+		{"bench", "--hash", "64"},
+		{"bench", "--positions", "3"},
+		{"bench", "--batch", "8"}, // the mcts bench's
+		{"bench", "--movetime", "100", "--depth", "3"},
+		{"bench", "--movetime", "100", "5"},
+		{"bench", "--movetime", "100", "--batch", "8"},
+		{"bench", "--movetime", "0"},
+		{"bench", "--movetime", "100", "--positions", "0"},
+		{"bench", "--movetime", "100", "--positions", "51"},
+		{"bench", "--movetime", "100", "--hash", "0"},
+		{"bench", "--movetime", "100", "--hash", "70000"},
+		{"bench", "--movetime", "100", "--threads", "257"},
+		{"bench", "--search", "mcts", "--hash", "64"},
 		{"bench", "--search", "mcts", "--depth", "3"},
 		{"bench", "--search", "mcts", "5"},
 	} {
@@ -415,7 +427,17 @@ func TestBenchFlags(t *testing.T) {
 		assert.Equal(t, 2, code, args)
 		assert.NotEmpty(t, errOut, args)
 	}
-	code, _, errOut := engine(t, "", "bench", "--search", "foo", "--threads", "2")
+	// --movetime makes it the speed bench: the threads, table and positions asked for.
+	code, out, errOut := engine(t, "", "bench", "--movetime", "30", "--threads", "2", "--hash", "8", "--positions", "2", "--network", "none")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "Network: none (hand-crafted); threads 2, hash 8 MB, movetime 30 ms\n"), out)
+	assert.Contains(t, out, "Position  2/2: ")
+	assert.NotContains(t, out, "Position  3/")
+	assert.Regexp(t, `(?m)^Mean depth      : \d+\.\d\d\n\d+ nodes \d+ nps\n$`, out)
+	_, _, errOut = engine(t, "", "bench", "--threads", "2")
+	assert.Contains(t, errOut, "--threads needs --movetime")
+
+	code, _, errOut = engine(t, "", "bench", "--search", "foo", "--threads", "2")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `--search wants alphabeta or mcts, got "foo"`, "the searcher is checked before its flags")
 }
