@@ -133,10 +133,12 @@ func Run(ctx context.Context, w io.Writer, depth int, net *nnue.Network) (Report
 	return run(ctx, w, Positions(), newSearcher, search.Limits{Depth: depth}, false)
 }
 
-// The limits of SpeedConfig: the UCI options Threads and Hash allow as much.
+// The limits of SpeedConfig: the UCI options Threads and Hash allow as
+// much; an hour a position is beyond any measurement's need.
 const (
-	MaxThreads = 256
-	MaxHashMB  = 65536
+	MaxThreads  = 256
+	MaxHashMB   = 65536
+	MaxMoveTime = time.Hour
 )
 
 // SpeedConfig is a timed benchmark of the alpha-beta search: how many nodes
@@ -158,9 +160,9 @@ type SpeedConfig struct {
 func RunSpeed(ctx context.Context, w io.Writer, c SpeedConfig) (Report, error) {
 	ps := Positions()
 	switch {
-	case c.MoveTime <= 0 || c.Threads < 1 || c.Threads > MaxThreads || c.HashMB < 1 || c.HashMB > MaxHashMB:
-		return Report{}, fmt.Errorf("bench: want a positive movetime, 1 to %d threads and 1 to %d MB of hash, got %v, %d, %d",
-			MaxThreads, MaxHashMB, c.MoveTime, c.Threads, c.HashMB)
+	case c.MoveTime <= 0 || c.MoveTime > MaxMoveTime || c.Threads < 1 || c.Threads > MaxThreads || c.HashMB < 1 || c.HashMB > MaxHashMB:
+		return Report{}, fmt.Errorf("bench: want a movetime up to %v, 1 to %d threads and 1 to %d MB of hash, got %v, %d, %d",
+			MaxMoveTime, MaxThreads, MaxHashMB, c.MoveTime, c.Threads, c.HashMB)
 	case c.Positions < 0 || c.Positions > len(ps):
 		return Report{}, fmt.Errorf("bench: positions must be from 1 to %d (0 for all), got %d", len(ps), c.Positions)
 	case c.Positions > 0:

@@ -181,6 +181,7 @@ func TestRunSpeed(t *testing.T) {
 
 	for _, c := range []bench.SpeedConfig{
 		{Threads: 1, HashMB: 1},
+		{MoveTime: bench.MaxMoveTime + 1, Threads: 1, HashMB: 1},
 		{MoveTime: time.Millisecond, HashMB: 1},
 		{MoveTime: time.Millisecond, Threads: bench.MaxThreads + 1, HashMB: 1},
 		{MoveTime: time.Millisecond, Threads: 1},

@@ -123,6 +123,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if *moveTime > int(bench.MaxMoveTime/time.Millisecond) { // before it can overflow a Duration
+		fmt.Fprintf(stderr, "engine bench: --movetime is at most %d (an hour), got %d\n", bench.MaxMoveTime/time.Millisecond, *moveTime)
+		return 2
+	}
 	if !mcts {
 		net, err := loadNNUE(*network)
 		if err != nil {

@@ -414,12 +414,15 @@ func TestBenchFlags(t *testing.T) {
 		{"bench", "--movetime", "100", "5"},
 		{"bench", "--movetime", "100", "--batch", "8"},
 		{"bench", "--movetime", "0"},
+		{"bench", "--movetime", "3600001"},
+		{"bench", "--movetime", "18446744073709"}, // wraps a Duration around
 		{"bench", "--movetime", "100", "--positions", "0"},
 		{"bench", "--movetime", "100", "--positions", "51"},
 		{"bench", "--movetime", "100", "--hash", "0"},
 		{"bench", "--movetime", "100", "--hash", "70000"},
 		{"bench", "--movetime", "100", "--threads", "257"},
 		{"bench", "--search", "mcts", "--hash", "64"},
+		{"bench", "--search", "mcts", "--movetime", "18446744073709"},
 		{"bench", "--search", "mcts", "--depth", "3"},
 		{"bench", "--search", "mcts", "5"},
 	} {
