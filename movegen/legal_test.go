@@ -357,12 +357,13 @@ func BenchmarkMakeUnmake(b *testing.B) {
 	}
 }
 
-// GivesCheck must agree with making the move and asking InCheck, for every
+// GivesCheck (and a CheckInfo's) must agree with making the move and asking InCheck, for every
 // legal move of every suite position and of every position one move later
 // (direct and discovered checks, castling, e.p., promotions).
 func TestGivesCheckAgreesWithMakingTheMove(t *testing.T) {
 	checks := 0
 	verify := func(p *board.Position) {
+		ci := movegen.NewCheckInfo(p)
 		for _, m := range legalMoves(p) {
 			p.Make(m)
 			want := movegen.InCheck(p)
@@ -371,6 +372,7 @@ func TestGivesCheckAgreesWithMakingTheMove(t *testing.T) {
 				checks++
 			}
 			require.Equal(t, want, movegen.GivesCheck(p, m), "%s %s", p.FEN(), m)
+			require.Equal(t, want, ci.GivesCheck(p, m), "CheckInfo: %s %s", p.FEN(), m)
 		}
 	}
 	for _, path := range []string{"../testdata/perft126.epd", "../testdata/cpw_perft6.epd", "../testdata/frc_perft.epd"} {
@@ -387,23 +389,46 @@ func TestGivesCheckAgreesWithMakingTheMove(t *testing.T) {
 	require.Greater(t, checks, 1000)
 }
 
+// positionMoves are a position and its legal moves.
+type positionMoves struct {
+	p *board.Position
+	m []board.Move
+}
+
+// checkBenchPositions are the first positions of the perft suite with their moves.
+func checkBenchPositions(b *testing.B) []positionMoves {
+	var all []positionMoves
+	for _, l := range readEPD(b, "../testdata/perft126.epd")[:40] {
+		p := mustFEN(b, l.fen)
+		all = append(all, positionMoves{p, legalMoves(p)})
+	}
+	return all
+}
+
 // BenchmarkGivesCheck asks GivesCheck of every legal move of the suite's
 // first positions per iteration.
 func BenchmarkGivesCheck(b *testing.B) {
-	type pm struct {
-		p *board.Position
-		m []board.Move
-	}
-	var all []pm
-	for _, l := range readEPD(b, "../testdata/perft126.epd")[:40] {
-		p := mustFEN(b, l.fen)
-		all = append(all, pm{p, legalMoves(p)})
-	}
+	all := checkBenchPositions(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, x := range all {
 			for _, m := range x.m {
 				movegen.GivesCheck(x.p, m)
+			}
+		}
+	}
+}
+
+// BenchmarkCheckInfo is BenchmarkGivesCheck through a CheckInfo built once
+// a position.
+func BenchmarkCheckInfo(b *testing.B) {
+	all := checkBenchPositions(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, x := range all {
+			ci := movegen.NewCheckInfo(x.p)
+			for _, m := range x.m {
+				ci.GivesCheck(x.p, m)
 			}
 		}
 	}

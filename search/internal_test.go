@@ -240,3 +240,21 @@ func TestLMRTable(t *testing.T) {
 		}
 	}
 }
+
+// seeNonNegative is SEE(p, m) >= 0 exactly, its shortcut included, on every
+// legal move of the perft suite's positions and those one move later.
+func TestSEENonNegativeAgreesWithSEE(t *testing.T) {
+	shortcuts := 0
+	for _, p := range suitePositions(t) {
+		var ml movegen.MoveList
+		movegen.Legal(p, &ml)
+		for _, m := range ml.Moves() {
+			if m.Kind() == board.Normal && p.CapturedPiece(m) != board.NoPiece &&
+				seeValue[p.CapturedPiece(m).Type()] >= seeValue[p.PieceAt(m.From()).Type()] {
+				shortcuts++
+			}
+			require.Equal(t, SEE(p, m) >= 0, seeNonNegative(p, m), "%s %s", p.FEN(), m.UCI(p.Chess960()))
+		}
+	}
+	require.Greater(t, shortcuts, 500, "the shortcut is exercised")
+}

@@ -216,7 +216,7 @@ func (t *thread) nextGoodCapture(f *frame) (board.Move, int32, bool) {
 		if m == f.ttMove {
 			continue
 		}
-		if SEE(t.pos, m) >= 0 {
+		if seeNonNegative(t.pos, m) {
 			return m, key, true
 		}
 		moves[f.badEnd], f.scores[f.badEnd] = m, orderBad+key
@@ -306,7 +306,7 @@ func (t *thread) scoreMoves(f *frame, ply int) {
 			sc = orderTT
 		case captured != board.NoPiece || (m.Kind() == board.Promotion && m.PromotionType() == board.Queen):
 			sc = t.captureKey(m, captured)
-			if SEE(p, m) >= 0 {
+			if seeNonNegative(p, m) {
 				sc += orderGood
 			} else {
 				sc += orderBad

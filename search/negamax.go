@@ -203,6 +203,10 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 	var quiets, captures [64]board.Move
 	lmpLimit := (tp.lmpBase + depth*depth) / (2 - boolInt(improving))
 	cont1, cont2 := t.contRows(ply)
+	// Moves are tested for check through a CheckInfo from the second on:
+	// most nodes that stop at their first move never pay for building one.
+	var checks movegen.CheckInfo
+	tested := 0
 	for i := 0; ; i++ {
 		m, order, ok := t.nextMove(f, ply)
 		if !ok {
@@ -212,7 +216,16 @@ func (t *thread) searchMoves(alpha, beta, depth, ply int, pvNode, cutNode, inChe
 			continue
 		}
 		quiet := isQuiet(p, m)
-		givesCheck := movegen.GivesCheck(p, m)
+		var givesCheck bool
+		if tested == 0 {
+			givesCheck = movegen.GivesCheck(p, m)
+		} else {
+			if tested == 1 {
+				checks = movegen.NewCheckInfo(p)
+			}
+			givesCheck = checks.GivesCheck(p, m)
+		}
+		tested++
 
 		if bestScore > -TBWinBound && !pvNode && !inCheck && p.NonPawnMaterial(us) &&
 			t.pruneMove(m, i, order, quiet, givesCheck, depth, alpha, staticEval, quietsTried, lmpLimit) {

@@ -8,6 +8,19 @@ import (
 // seeValue are the piece values of static exchange evaluation.
 var seeValue = [7]int{100, 320, 330, 500, 950, 20000, 0}
 
+// seeNonNegative reports whether SEE(p, m) >= 0, without the exchange when
+// a normal move takes a piece worth at least the capturer: whatever follows,
+// the side that captured first can stop at a gain of victim minus capturer
+// (the exchange's backward pass never makes it worse).
+func seeNonNegative(p *board.Position, m board.Move) bool {
+	if m.Kind() == board.Normal {
+		if victim := p.CapturedPiece(m); victim != board.NoPiece && seeValue[victim.Type()] >= seeValue[p.PieceAt(m.From()).Type()] {
+			return true
+		}
+	}
+	return SEE(p, m) >= 0
+}
+
 // SEE returns the material balance of the exchange that m starts on its
 // destination square, both sides always recapturing with their least
 // valuable attacker and stopping when that would lose material (the swap
