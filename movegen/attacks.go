@@ -241,16 +241,17 @@ func NewCheckInfo(p *board.Position) CheckInfo {
 	return ci
 }
 
-// GivesCheck reports whether the legal move m of the position ci was made
-// for checks the opponent; it agrees with the function GivesCheck.
+// GivesCheck reports whether m, a legal move of p (the position the
+// CheckInfo was built for), checks the opponent, as the function GivesCheck
+// does.
 func (ci *CheckInfo) GivesCheck(p *board.Position, m board.Move) bool {
 	if m.Kind() != board.Normal {
 		return GivesCheck(p, m)
 	}
 	from, to := m.From(), m.To()
-	// A slider's check squares were found with it still on from: a piece
-	// that stood between to and the king on that line would have been
-	// checking already, so from never hides a check.
+	// The check squares were found with the mover still on from. That never
+	// hides a check: were from between to and the king, the mover would
+	// slide along that line and so, with it clear, be checking already.
 	if ci.squares[p.PieceAt(from).Type()].Has(to) {
 		return true
 	}
