@@ -89,24 +89,31 @@ func TestNPSCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command("bash", append([]string{filepath.Join(root, "scripts", "nps-compare.sh")}, tt.args...)...)
-			cmd.Env = append(os.Environ(), "ENGINE="+tt.engine, "MS=100", "ROUNDS=1", "START_TIMEOUT=5")
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else {
-				require.NoError(t, err)
-			}
-			assert.Equal(t, tt.code, code, "stderr: %s", stderr.String())
+			code, stdout, stderr := runScript(t, filepath.Join(root, "scripts", "nps-compare.sh"),
+				[]string{"ENGINE=" + tt.engine, "MS=100", "ROUNDS=1", "START_TIMEOUT=5"}, tt.args...)
+			assert.Equal(t, tt.code, code, "stderr: %s", stderr)
 			for _, re := range tt.rows {
-				assert.Regexp(t, re, stdout.String())
+				assert.Regexp(t, re, stdout)
 			}
 			if tt.message != "" {
-				assert.Contains(t, stderr.String(), tt.message)
+				assert.Contains(t, stderr, tt.message)
 			}
 		})
 	}
+}
+
+// runScript runs a bash script with env added to the environment and
+// returns its exit status and output.
+func runScript(t *testing.T, script string, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), out.String(), errOut.String()
+	}
+	require.NoError(t, err)
+	return 0, out.String(), errOut.String()
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,16 +37,8 @@ func TestSMPScaling(t *testing.T) {
 	require.NoError(t, os.WriteFile(engine, []byte(fakeBench), 0o755))
 	csv := filepath.Join(dir, "scaling.csv")
 	run := func(env ...string) (int, string, string) {
-		cmd := exec.Command("bash", filepath.Join(root, "scripts", "smp-scaling.sh"))
-		cmd.Env = append(os.Environ(), append([]string{"ENGINE=" + engine, "MAX_LOAD=100000", "MS=5"}, env...)...)
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode(), stdout.String(), stderr.String()
-		}
-		require.NoError(t, err)
-		return 0, stdout.String(), stderr.String()
+		return runScript(t, filepath.Join(root, "scripts", "smp-scaling.sh"),
+			append([]string{"ENGINE=" + engine, "MAX_LOAD=100000", "MS=5"}, env...))
 	}
 
 	code, out, errOut := run("THREADS=1 2 4", "OUT="+csv)
