@@ -130,9 +130,6 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Config returns the configuration in effect, defaults filled in.
-func (s *Server) Config() Config { return s.cfg }
-
 // Close stops the janitor, every search and every event stream.
 func (s *Server) Close() {
 	s.cancel()

@@ -175,7 +175,7 @@ func (t *thread) rootSearch(alpha, beta, depth int) int {
 		t.stack[0].eval = t.evaluate(0)
 	}
 	t.stack[0].doubleExt = false
-	showCurr := t.id == 0 && s.elapsed() > 3*time.Second
+	showCurr := t.id == 0 && s.report != nil && s.elapsed() > 3*time.Second
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
 		rm := &t.rootMoves[i]
 		m := rm.move

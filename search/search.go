@@ -49,8 +49,8 @@ type Searcher struct {
 	clock     timeman.Clock
 
 	limits   Limits
-	report   func(mind.Info)
-	start    time.Time // when Search began (for reports)
+	report   func(mind.Info) // nil when nobody listens
+	start    time.Time       // when Search began (for reports)
 	rootSide board.Color
 	mu       sync.Mutex // held for the duration of a search
 	rng      uint64     // for the weakened modes' random choices
@@ -145,9 +145,6 @@ func (s *Searcher) begin(p *board.Position, lim Limits, report func(mind.Info)) 
 	s.stop.Store(false)
 	s.pondering.Store(lim.Ponder)
 	s.limits, s.report = lim, report
-	if s.report == nil {
-		s.report = func(mind.Info) {}
-	}
 	s.rootSide = p.Side()
 	s.tbCard, s.rootInTB, s.tbRootHits = 0, false, 0
 	s.tt.newSearch()
@@ -303,6 +300,9 @@ func (s *Searcher) elapsed() time.Duration { return time.Since(s.start) }
 // that depth, with a bound if its score fell outside the window; the others
 // at the depth before with their score from it.
 func (t *thread) reportFinal(multiPV int) {
+	if t.s.report == nil {
+		return
+	}
 	for i := 0; i < multiPV; i++ {
 		rm := &t.rootMoves[i]
 		depth, score, bound := t.rootDepth, rm.score, BoundExact
@@ -337,6 +337,9 @@ func (t *thread) reportLine(depth, i int) {
 		t.reportedBest = rm.move
 	}
 	t.published.Store(t.nodes)
+	if t.s.report == nil {
+		return
+	}
 	t.s.report(mind.Info{
 		Depth: depth, SelDepth: rm.selDepth, MultiPV: i + 1, Score: t.s.reportedRoot(rm, rm.score, BoundExact),
 		Nodes: t.s.nodes(), Time: t.s.elapsed(), HashFull: t.s.tt.Hashfull(), TBHits: t.s.tbHits(),

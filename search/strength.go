@@ -183,7 +183,7 @@ func (s *Searcher) weakSearch(p *board.Position, root []rootMove) mind.Result {
 		}
 	}
 	pick := near[s.random(len(near))]
-	if pick.move != best.move && pick.pvLen > 0 {
+	if pick.move != best.move && pick.pvLen > 0 && s.report != nil {
 		// The GUI shows the last line as the engine's choice: make it the
 		// line of the move played, not of the best one it passed over.
 		s.report(mind.Info{

@@ -146,9 +146,6 @@ func (w *Writer) Records() int64 { return w.n }
 // Size returns the size of the file in bytes.
 func (w *Writer) Size() int64 { return w.size }
 
-// Format returns the file's format.
-func (w *Writer) Format() Format { return w.format }
-
 // WriteGame appends the records in one write.
 func (w *Writer) WriteGame(rs []Record) error {
 	w.buf = w.buf[:0]
