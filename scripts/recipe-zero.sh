@@ -218,17 +218,17 @@ if ! done_or "$R/n4x32/eval.txt"; then  # held-out policy loss and value error o
         "$R/n4x32/n4x32-ft.onnx") > $(q "$R/n4x32/eval.txt.tmp") && mv $(q "$R/n4x32/eval.txt.tmp" "$R/n4x32/eval.txt")"
 fi
 
-D23=alphabeta-d2,alphabeta-d3
+RUNGS_D2_D3=alphabeta-d2,alphabeta-d3  # the ladder of rounds 1-4
 
 # --- five rounds of policy iteration on the CPU: engine climb -----------------------------------
 stage round1 "n4x32-ft's ladder, then its own games -> w5"
-climb 1 w5 29 20743 3000,838 0.005,0.0005 $D23
+climb 1 w5 29 20743 3000,838 0.005,0.0005 "$RUNGS_D2_D3"
 stage round2 "w5's own games -> rn"
-climb 2 rn 35 23065 1904,708 0.005,0.0005 $D23
+climb 2 rn 35 23065 1904,708 0.005,0.0005 "$RUNGS_D2_D3"
 stage round3 "rn's own games -> r3h"
-climb 3 r3h 39 23277 3000,702 0.01,0.001 $D23
+climb 3 r3h 39 23277 3000,702 0.01,0.001 "$RUNGS_D2_D3"
 stage round4 "r3h's own games -> r4n"
-climb 4 r4n 41 24725 3000,886 0.01,0.001 $D23
+climb 4 r4n 41 24725 3000,886 0.01,0.001 "$RUNGS_D2_D3"
 stage round5 "r4n's own games, the weights averaged -> r5e, the shipped network"
 climb 5 r5e 71 24000 3000,900 0.01,0.001 alphabeta-d3,alphabeta-d4 --ema 0.999
 
