@@ -236,5 +236,8 @@ echo
 echo "# ladder results ($((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv"
 if [ "$INSTALL" = 1 ]; then
     run cp "$R/round5/r5e.onnx" azero/onnx/default.onnx
-    echo "# azero/onnx/default.onnx replaced: make build embeds it"
+    # The golden outputs the Go tests compare the embedded network with, from the same weights.
+    run "$PYTHON" azero/train/export.py --checkpoint "$R/climb/round-005/trainer/checkpoint.pt" --averaged \
+        --out "$R/round5/r5e-export.onnx" --golden azero/onnx/testdata/golden.json
+    echo "# azero/onnx/default.onnx and its golden outputs replaced: make build embeds it"
 fi
