@@ -39,7 +39,12 @@ def net_from_onnx(path):
     import onnx
     from onnx import numpy_helper
 
-    model = onnx.load(path)
+    try:
+        model = onnx.load(path)
+    except OSError:
+        raise
+    except Exception as e:  # protobuf's DecodeError and kin: not an ONNX file at all
+        raise ValueError("%s: not an ONNX file (%s)" % (path, e.__class__.__name__))
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     # The weights of the Conv and Gemm (the value head's Linear) nodes, in graph order:
     # the convolutions input conv, 2 per block, policy conv, policy out, value conv; the

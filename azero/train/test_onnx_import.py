@@ -121,7 +121,7 @@ class TestOnnxImport(unittest.TestCase):
         bad = os.path.join(self.dir, "bad.onnx")
         with open(bad, "wb") as f:
             f.write(b"not onnx at all")
-        with self.assertRaises(Exception):
+        with self.assertRaisesRegex(ValueError, "not an ONNX file"):
             net_from_onnx(bad)
 
     def test_train_init_onnx(self):
