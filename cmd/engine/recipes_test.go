@@ -28,10 +28,14 @@ var recipeSteps = map[string][]string{
 	"recipe-zero.sh": {
 		"train --run-dir runs/recipe-zero/r1 ",
 		"climb --run-dir runs/recipe-zero/climb --init-network runs/recipe-zero/n4x32/n4x32-ft.onnx ",
-		"--rounds 5 --games 24000 --seed 71 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
+		"--rounds 6 --games 24000 --seed 72 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
 			"--max-plies 300 --holdout 24 --batch 1024 --steps 3000,900 --lr 0.01,0.001 --ladder-playouts 800 " +
-			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote --ema 0.999",
-		"cp runs/recipe-zero/climb/round-005/network.onnx runs/recipe-zero/round5/r5e.onnx",
+			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --promote-z 1000000 --ema 0.999",
+		"--rounds 7 --games 24000 --seed 73 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
+			"--max-plies 300 --holdout 24 --batch 1024 --steps 6000,1800 --lr 0.01,0.001 --ladder-playouts 800 " +
+			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote " +
+			"--ema 0.999 --window 2",
+		"cp runs/recipe-zero/climb/round-007/network.onnx runs/recipe-zero/round7/r7w.onnx",
 	},
 }
 
