@@ -232,7 +232,7 @@ fi
 
 RUNGS_D2_D3=alphabeta-d2,alphabeta-d3  # the ladder of rounds 1-4
 
-# --- five rounds of policy iteration on the CPU: engine climb -----------------------------------
+# --- seven rounds of policy iteration on the CPU: engine climb -----------------------------------
 stage round1 "n4x32-ft's ladder, then its own games -> w5"
 climb 1 w5 29 20743 3000,838 0.005,0.0005 "$RUNGS_D2_D3" always
 stage round2 "w5's own games -> rn"
