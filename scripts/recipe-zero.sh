@@ -59,7 +59,7 @@
 # over the same 150 games (r4n: 77.3% against d2, 52.7% against d3) and r5e above r4n's
 # points by 1.55 standard errors, r7w above r5e's by 1.56; the rounds here promote as the
 # first time, every candidate (--always-promote) but r6e, kept out by the test, which stays
-# out here whatever its scores (--promote-z 1000000); RUN/climb/rounds.csv says what
+# out here whatever its scores (--never-promote); RUN/climb/rounds.csv says what
 # engine climb's promotion test (one standard error) makes of each. A round's training ran against
 # wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
 # rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
@@ -156,7 +156,7 @@ climb() {
     local k=$1 name=$2 seed=$3 games=$4 steps=$5 lrs=$6 rungs=$7 promote
     case $8 in
     always) promote=(--always-promote) ;;
-    never) promote=(--promote-z 1000000) ;;
+    never) promote=(--never-promote) ;;
     *) die "climb: PROMOTE is always or never, not $8" ;;
     esac
     shift 8

@@ -33,7 +33,8 @@ import (
 //  5. measures the candidate on the ladder (and the parent, unless it was
 //     measured already with the same settings), once per seed, and
 //  6. promotes it when it passes PromotionTest (or always, with
-//     AlwaysPromote), recording the round and redrawing the learning curve.
+//     AlwaysPromote; never, with NeverPromote), recording the round and
+//     redrawing the learning curve.
 //
 // Round 0 only measures the starting network. The state is saved after
 // every stage (DIR/state.json), self-play after every chunk, the ladder
@@ -76,9 +77,11 @@ type Rounds struct {
 	Ladder         ladder.ClimbConfig
 	Seeds          []uint64
 	// Promotion: the candidate must beat its parent by more than Z
-	// standard errors (PromotionTest), unless AlwaysPromote.
-	Z             float64
-	AlwaysPromote bool
+	// standard errors (PromotionTest), unless AlwaysPromote (every
+	// candidate is promoted) or NeverPromote (none is: a round that only
+	// measures, its parent playing the next round's games again).
+	Z                           float64
+	AlwaysPromote, NeverPromote bool
 	// ProgressEvery is the least time between two progress lines of a
 	// long stage (0: a line for every chunk or ladder game).
 	ProgressEvery time.Duration
@@ -247,6 +250,8 @@ func RunRounds(c *Rounds) error {
 		return errors.New("loop: no ladder seeds")
 	case c.Window < 0:
 		return fmt.Errorf("loop: a window of %d rounds", c.Window)
+	case c.AlwaysPromote && c.NeverPromote:
+		return errors.New("loop: a round cannot both always and never promote")
 	case c.Games <= c.Holdout*max(c.SelfPlay.ChunkGames, 1):
 		return fmt.Errorf("loop: %d games a round in chunks of %d cannot leave the newest %d chunk files out and train on the rest",
 			c.Games, c.SelfPlay.ChunkGames, c.Holdout)
@@ -492,10 +497,13 @@ func (r *roundsRun) promote(k int, candidate string) error {
 		if err != nil {
 			return err
 		}
-		promoted = v.Promote || r.AlwaysPromote
+		promoted = (v.Promote || r.AlwaysPromote) && !r.NeverPromote
 		note := ""
-		if r.AlwaysPromote && !v.Promote {
+		switch {
+		case r.AlwaysPromote && !v.Promote:
 			note = " (promoted all the same: --always-promote)"
+		case r.NeverPromote && v.Promote:
+			note = " (kept the parent all the same: --never-promote)"
 		}
 		r.logf("round %d promote: %s against %s: %s%s", k, candidate, st.Best, v, note)
 		if err := appendRoundLine(r.path("rounds.csv"),

@@ -247,6 +247,23 @@ func TestRoundsPromoteByTheTest(t *testing.T) {
 	require.NoError(t, RunRounds(c2))
 	assert.Equal(t, "round-002/network.onnx", readRoundState(t, c2.RunDir).Best)
 	assert.Contains(t, c2.Out.(*strings.Builder).String(), "-> kept the parent (promoted all the same: --always-promote)")
+
+	// With --never-promote round 1, which passes the test, is kept out:
+	// round 2 plays round 0's games again and trains from it.
+	tr3 := &stubTrainer{}
+	c3 := testRounds(t, tr3)
+	c3.Rounds, c3.AlwaysPromote, c3.NeverPromote, c3.Measure = 2, false, true, sc.measure
+	require.NoError(t, RunRounds(c3))
+	assert.Equal(t, "round-000/network.onnx", readRoundState(t, c3.RunDir).Best)
+	require.Len(t, tr3.jobs, 4)
+	assert.Equal(t, filepath.Join(c3.RunDir, "round-000", "network.onnx"), tr3.jobs[2].From)
+	out3 := c3.Out.(*strings.Builder).String()
+	assert.Contains(t, out3, "standard error 8.5, needed more than 1.00 x 8.5 = 8.5 -> promoted (kept the parent all the same: --never-promote)")
+	assert.Contains(t, lines(t, filepath.Join(c3.RunDir, "rounds.csv"))[1], ",false,4,")
+
+	c4 := testRounds(t, &stubTrainer{})
+	c4.NeverPromote = true
+	assert.ErrorContains(t, RunRounds(c4), "both always and never promote")
 }
 
 // With a window of two rounds every round trains on its games and those

@@ -39,7 +39,8 @@ ladder; then every round
   6. promote: the candidate becomes the current network when its points
      summed over the rungs beat the parent's by more than --promote-z
      standard errors of the difference (a game scores 1, 1/2 or 0); else
-     the next round plays the parent's games again
+     the next round plays the parent's games again (--always-promote and
+     --never-promote measure without deciding)
 After every round: DIR/rounds.csv (the test's numbers), DIR/curve.csv and
 DIR/curve.png (each network's score per rung by self-play games and
 processor hours), DIR/best.onnx (the current network). One line per stage,
@@ -87,6 +88,7 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.Ladder.Workers, "ladder-workers", runtime.NumCPU(), "ladder games played at the same time")
 	fs.Float64Var(&c.Z, "promote-z", 1, "promote a candidate whose points beat its parent's by more than this many standard errors")
 	fs.BoolVar(&c.AlwaysPromote, "always-promote", false, "promote every candidate that is not refused (measure only)")
+	fs.BoolVar(&c.NeverPromote, "never-promote", false, "keep the parent whatever the candidate scores (measure only)")
 	fs.DurationVar(&c.ProgressEvery, "progress", time.Minute, "least time between two progress lines of a long stage")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch")
 	scripts := fs.String("trainer", "", "directory of train.py (default: azero/train found from the working directory or the binary)")
@@ -121,6 +123,8 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 		return bad("--threads %d: want 0 (PyTorch's default) or more", *threads)
 	case !(c.Z >= 0) || math.IsInf(c.Z, 0):
 		return bad("--promote-z %v: want a margin of 0 or more standard errors", c.Z)
+	case c.AlwaysPromote && c.NeverPromote:
+		return bad("--always-promote and --never-promote: give one of them at most")
 	}
 	if err := checkTechniques(c.EMA, c.SurpriseWeight); err != nil {
 		return bad("%v", err)

@@ -57,6 +57,7 @@ func TestClimbRefusesBadFlags(t *testing.T) {
 		{[]string{"--lr", "0.01,-1"}, "--lr [0.01 -1]: want positive learning rates"},
 		{[]string{"--steps", "0,1"}, "every segment needs at least one step"},
 		{[]string{"--promote-z", "-1"}, "--promote-z -1"},
+		{[]string{"--always-promote", "--never-promote"}, "give one of them at most"},
 		{[]string{"--window", "0"}, "--window must be at least 1"},
 		{[]string{"--threads", "-1"}, "--threads -1: want 0 (PyTorch's default) or more"},
 		{[]string{"--ladder-rungs", "nobody"}, `--ladder-rungs: no rung "nobody"`},

@@ -30,7 +30,7 @@ var recipeSteps = map[string][]string{
 		"climb --run-dir runs/recipe-zero/climb --init-network runs/recipe-zero/n4x32/n4x32-ft.onnx ",
 		"--rounds 6 --games 24000 --seed 72 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
 			"--max-plies 300 --holdout 24 --batch 1024 --steps 3000,900 --lr 0.01,0.001 --ladder-playouts 800 " +
-			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --promote-z 1000000 --ema 0.999",
+			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --never-promote --ema 0.999",
 		"--rounds 7 --games 24000 --seed 73 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
 			"--max-plies 300 --holdout 24 --batch 1024 --steps 6000,1800 --lr 0.01,0.001 --ladder-playouts 800 " +
 			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote " +
