@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Trainer makes the networks the loop plays. Its checkpoint lives in a
@@ -142,6 +143,21 @@ func (p PyTorch) Train(dir string, j TrainJob, export string) error {
 		args = append(args, "--export", export)
 	}
 	return p.run("train.py", args...)
+}
+
+// Check runs train.py --check: whether p.Python has what the scripts need
+// (PyTorch, NumPy, ONNX), so that a run that lacks them stops before its
+// self-play rather than hours later at its first training.
+func (p PyTorch) Check() error {
+	var out bytes.Buffer
+	cmd := exec.Command(p.Python, filepath.Join(p.Scripts, "train.py"), "--check")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := runChild(cmd); err != nil {
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		return fmt.Errorf("%s cannot run the trainer (%v: %s); make py-deps installs Debian's PyTorch, NumPy and ONNX",
+			p.Python, err, lines[len(lines)-1])
+	}
+	return nil
 }
 
 // Pack implements RoundTrainer with sampleset.py.

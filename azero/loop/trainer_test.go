@@ -53,6 +53,20 @@ func TestPyTorchTrainer(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrDiverged)
 }
 
+// Check runs train.py --check and, when it fails, says why and how to get
+// PyTorch.
+func TestPyTorchCheck(t *testing.T) {
+	scripts := t.TempDir()
+	stub := `[ "$1" = --check ] || exit 2; [ -z "$STUB_NO_TORCH" ] || { echo "Traceback (most recent call last):" >&2; echo "ModuleNotFoundError: No module named 'torch'" >&2; exit 1; }`
+	require.NoError(t, os.WriteFile(filepath.Join(scripts, "train.py"), []byte(stub), 0o644))
+	p := PyTorch{Python: "/bin/sh", Scripts: scripts, Out: &strings.Builder{}}
+	require.NoError(t, p.Check())
+	t.Setenv("STUB_NO_TORCH", "1")
+	err := p.Check()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "/bin/sh cannot run the trainer (exit status 1: ModuleNotFoundError: No module named 'torch'); make py-deps installs")
+}
+
 // evaluateStub is evaluate.py's stand-in: one JSON line per network named
 // after --json, as evaluate.py --json prints.
 const evaluateStub = `echo "$0 $*" >> "$STUB_LOG"

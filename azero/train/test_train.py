@@ -346,6 +346,15 @@ class TestTraining(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("no *.twfc.gz chunks", err)
 
+    def test_check(self):
+        # --check needs no run directory; without --check one is required.
+        rc, out, err = run_main(train.main, ["--check"])
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"^ok: torch \S+, numpy \S+, onnx \S+")
+        with contextlib.redirect_stderr(io.StringIO()) as e, self.assertRaises(SystemExit):
+            train.parse_args(["--steps", "1"])
+        self.assertIn("--run-dir is required", e.getvalue())
+
     def test_init_only_export(self):
         run = os.path.join(self.dir, "run3")
         onnx = os.path.join(self.dir, "init.onnx")

@@ -155,7 +155,7 @@ def parse_args(argv):
     ap.add_argument("--sample-set", metavar="DIR",
                     help="train on a sample set's training split (sampleset.py) instead of --chunks; "
                          "--window-samples still keeps only its newest samples")
-    ap.add_argument("--run-dir", required=True, help="directory holding checkpoint.pt")
+    ap.add_argument("--run-dir", help="directory holding checkpoint.pt (required)")
     ap.add_argument("--steps", type=int, default=0, help="training steps to do in this invocation")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=0.02)
@@ -189,7 +189,12 @@ def parse_args(argv):
                          "(recorded as step + --steps the first time)")
     ap.add_argument("--exit-with-parent", action="store_true",
                     help="exit at once when the parent process dies (the training loop sets it)")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that this Python has what training needs, and say which versions "
+                         "(engine train and engine climb run it before they start)")
     args = ap.parse_args(argv)
+    if not args.check and not args.run_dir:
+        ap.error("--run-dir is required")
     for name in ("steps", "window", "window_samples", "threads"):
         if getattr(args, name) < 0:
             ap.error("--%s must be >= 0" % name.replace("_", "-"))
@@ -589,8 +594,19 @@ def losses(model, planes, policy_target, value_target, surprise=0.0):
     return policy_loss, value_loss
 
 
+def check():
+    """Imports what the training scripts need beyond this file's own imports
+    (torch and numpy came with them): the sample sets and the ONNX export."""
+    import sampleset  # noqa: F401
+    import onnx
+    print("ok: torch %s, numpy %s, onnx %s" % (torch.__version__, np.__version__, onnx.__version__))
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
+    if args.check:
+        return check()
     if args.exit_with_parent:
         exit_with_parent()
     if args.threads:

@@ -162,7 +162,12 @@ func runClimb(args []string, stdout, stderr io.Writer) int {
 	}
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies = 400
-	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout, Device: *device, Threads: *threads}
+	trainer := loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout, Device: *device, Threads: *threads}
+	if err := trainer.Check(); err != nil {
+		fmt.Fprintf(stderr, "engine climb: %v\n", err)
+		return 1
+	}
+	c.Trainer = trainer
 	c.Load = func(path string) (azero.Backend, error) { return openBackend(*ortLib, path) }
 	c.Out = stdout
 	if err := loop.RunRounds(&c); err != nil {

@@ -76,6 +76,15 @@ func TestClimbRefusesBadFlags(t *testing.T) {
 	code, _, stderr := engine(t, "", "climb")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--run-dir is required")
+
+	// A Python without PyTorch is found before the first self-play game,
+	// not hours later at the first training.
+	t.Setenv("STUB_NO_TORCH", "1")
+	dir := t.TempDir()
+	code, _, stderr = engine(t, "", climbArgs(t, dir)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "cannot run the trainer (exit status 1: ModuleNotFoundError: No module named 'torch'); make py-deps installs")
+	assert.NoFileExists(t, filepath.Join(dir, "state.json"))
 }
 
 // One miniature round through the command: the embedded network plays,

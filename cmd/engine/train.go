@@ -160,7 +160,12 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	c.SelfPlay = *selfplay
 	c.Ladder.MaxPlies, c.Ladder.Workers, c.Ladder.Seed = 400, selfplay.Workers, 1
-	c.Trainer = loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout, Threads: *threads}
+	trainer := loop.PyTorch{Python: *python, Scripts: *scripts, Out: stdout, Threads: *threads}
+	if err := trainer.Check(); err != nil {
+		fmt.Fprintf(stderr, "engine train: %v\n", err)
+		return 1
+	}
+	c.Trainer = trainer
 	c.Load = func(path string) (azero.Backend, error) { return openBackend(*ortLib, path) }
 	c.Out = stdout
 	if err := loop.Run(&c); err != nil {

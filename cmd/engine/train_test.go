@@ -29,8 +29,13 @@ import (
 // the loop's tests need no PyTorch: it writes a checkpoint and copies
 // $STUB_NET (or, when training, $STUB_TRAINED_NET) to --export; with
 // $STUB_DIVERGE it fails as train.py does on a non-finite loss. It
-// records an --init-onnx argument in $rundir/init-onnx.
+// records an --init-onnx argument in $rundir/init-onnx. Its --check fails
+// with $STUB_NO_TORCH, as train.py's does in a Python without PyTorch.
 const stubTrainer = `
+if [ "$1" = --check ]; then
+  [ -z "$STUB_NO_TORCH" ] || { echo "ModuleNotFoundError: No module named 'torch'" >&2; exit 1; }
+  echo "ok: torch stub"; exit 0
+fi
 all="$*"; export=""; rundir=""; init=0; from=""
 while [ $# -gt 0 ]; do
   case "$1" in --export) export="$2"; shift;; --run-dir) rundir="$2"; shift;; --init-only) init=1;; --init-onnx) from="$2"; shift;; esac
