@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# scripts/recipe-zero.sh - the recipe of the shipped MCTS network (azero/onnx/default.onnx, r7w),
+# scripts/recipe-zero.sh - the recipe of the shipped MCTS network (azero/onnx/default.onnx, r8p),
 # rebuilt from the repository alone: from a random network through the self-play loops, an
-# offline pass over all their games, and seven rounds of policy iteration on the CPU.
+# offline pass over all their games, and eight rounds of policy iteration on the CPU.
 #
 # Usage:
 #   scripts/recipe-zero.sh --dry-run            # print every command, run nothing
 #   scripts/recipe-zero.sh                      # run (or resume) the whole chain
 #   scripts/recipe-zero.sh --stop-after n4x32   # run up to and including a stage
-#   scripts/recipe-zero.sh --install            # then copy r7w to azero/onnx/default.onnx
+#   scripts/recipe-zero.sh --install            # then copy r8p to azero/onnx/default.onnx
 #   scripts/recipe-zero.sh --run-dir DIR ...    # another run directory (default RUN_DIR)
 #
 # Stages and their time on an AMD EPYC with 2 cores (every network is a ResNet of 4 blocks x 32
@@ -49,18 +49,20 @@
 #   round6   the same from r5e: 24,000 games -> r6e, which did not pass the         1 h 25
 #            promotion test: r5e stays the current network
 #   round7   24,000 more games of r5e, trained with round 6's (--window 2, 48,000   1 h 50
-#            games): 6,000 steps at 0.01, 1,800 at 0.001, averaged -> r7w, the
-#            shipped network
+#            games): 6,000 steps at 0.01, 1,800 at 0.001, averaged -> r7w
+#   round8   r7w's own games at twice the playouts (128 a full search, 32 a fast     2 h 10 on
+#            one: progressive simulation), 25,000 games: 3,125 steps at 0.01, 940   an Intel
+#            at 0.001, averaged -> r8p, the shipped network                          Xeon
 #
-# About 23 hours on 2 cores. The rounds are `engine climb --rounds K`, one invocation a round
+# About 25 hours on 2 cores. The rounds are `engine climb --rounds K`, one invocation a round
 # with that round's games, seed and training segments; every network plays the ladder (800
 # playouts a move, 50 games a rung against alphabeta-d2 and -d3, from round 5 -d3 and -d4,
 # under each of LADDER_SEEDS): each round's network scored above its parent's on both rungs
 # over the same 150 games (r4n: 77.3% against d2, 52.7% against d3) and r5e above r4n's
-# points by 1.55 standard errors, r7w above r5e's by 1.56; the rounds here promote as the
-# first time, every candidate (--always-promote) but r6e, kept out by the test, which stays
-# out here whatever its scores (--never-promote); RUN/climb/rounds.csv says what
-# engine climb's promotion test (one standard error) makes of each. A round's training ran against
+# points by 1.55 standard errors, r7w above r5e's by 1.56, r8p above r7w's by 2.06; the
+# rounds here promote as the first time, every candidate (--always-promote) but r6e, kept out
+# by the test, which stays out here whatever its scores (--never-promote); RUN/climb/rounds.csv
+# says what engine climb's promotion test (one standard error) makes of each. A round's training ran against
 # wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
 # rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
 # ones reached, so a rerun needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
@@ -79,7 +81,7 @@
 # hundred games of other seeds (rounds 2 and 3), wall-clock choices (self-play stopped
 # after a time, not a number of games), and the rounds' self-play (two processes of one
 # worker, seeds 29 and 30 in round 1, where engine climb runs one process of two workers
-# from the first seed). Self-play is random: this rebuilds r7w's recipe, not
+# from the first seed). Self-play is random: this rebuilds r8p's recipe, not
 # its bytes; measure the result on the ladder against the shipped network.
 #
 # Environment (defaults in brackets; relative paths are from the checkout's root):
@@ -149,7 +151,8 @@ link_chunks() {
 
 # climb K NAME SEED GAMES STEPS LRS RUNGS PROMOTE [FLAG...]: round K of `engine climb` from
 # n4x32-ft (run directory R/climb): GAMES self-play games of the current network under SEED,
-# the training segments STEPS at LRS (comma-separated) with the FLAGs, the ladder against RUNGS;
+# the training segments STEPS at LRS (comma-separated) with the FLAGs (last, so a FLAG such as
+# --playouts overrides the value given before it), the ladder against RUNGS;
 # the round's network copied to R/roundK/NAME.onnx. PROMOTE "always" makes it the current
 # network whatever the test says, "never" keeps the parent, as the first time.
 climb() {
@@ -232,7 +235,7 @@ fi
 
 RUNGS_D2_D3=alphabeta-d2,alphabeta-d3  # the ladder of rounds 1-4
 
-# --- seven rounds of policy iteration on the CPU: engine climb -----------------------------------
+# --- eight rounds of policy iteration on the CPU: engine climb -----------------------------------
 stage round1 "n4x32-ft's ladder, then its own games -> w5"
 climb 1 w5 29 20743 3000,838 0.005,0.0005 "$RUNGS_D2_D3" always
 stage round2 "w5's own games -> rn"
@@ -246,15 +249,17 @@ stage round5 "r4n's own games, the weights averaged -> r5e"
 climb 5 r5e 71 24000 3000,900 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999
 stage round6 "r5e's own games -> r6e, measured and kept out: r5e stays the current network"
 climb 6 r6e 72 24000 3000,900 0.01,0.001 "$RUNGS_D3_D4" never --ema 0.999
-stage round7 "more of r5e's games, trained with round 6's -> r7w, the shipped network"
+stage round7 "more of r5e's games, trained with round 6's -> r7w"
 climb 7 r7w 73 24000 6000,1800 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999 --window 2
+stage round8 "r7w's own games at twice the playouts -> r8p, the shipped network"
+climb 8 r8p 74 25000 3125,940 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999 --playouts 128 --fast-playouts 32
 
 echo
 echo "# ladder results ($((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv"
 if [ "$INSTALL" = 1 ]; then
-    run cp "$R/round7/r7w.onnx" azero/onnx/default.onnx
+    run cp "$R/round8/r8p.onnx" azero/onnx/default.onnx
     # The golden outputs the Go tests compare the embedded network with, from the same weights.
-    run "$PYTHON" azero/train/export.py --checkpoint "$R/climb/round-007/trainer/checkpoint.pt" --averaged \
-        --out "$R/round7/r7w-export.onnx" --golden azero/onnx/testdata/golden.json
+    run "$PYTHON" azero/train/export.py --checkpoint "$R/climb/round-008/trainer/checkpoint.pt" --averaged \
+        --out "$R/round8/r8p-export.onnx" --golden azero/onnx/testdata/golden.json
     echo "# azero/onnx/default.onnx and its golden outputs replaced: make build embeds it"
 fi
