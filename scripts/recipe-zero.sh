@@ -151,8 +151,8 @@ link_chunks() {
 
 # climb K NAME SEED GAMES STEPS LRS RUNGS PROMOTE [FLAG...]: round K of `engine climb` from
 # n4x32-ft (run directory R/climb): GAMES self-play games of the current network under SEED,
-# the training segments STEPS at LRS (comma-separated) with the FLAGs (last, so a FLAG such as
-# --playouts overrides the value given before it), the ladder against RUNGS;
+# the training segments STEPS at LRS (comma-separated) with the FLAGs, self-play at PLAYOUTS, the
+# ladder against RUNGS;
 # the round's network copied to R/roundK/NAME.onnx. PROMOTE "always" makes it the current
 # network whatever the test says, "never" keeps the parent, as the first time.
 climb() {
@@ -166,7 +166,7 @@ climb() {
     done_or "$R/round$k/$name.onnx" && return
     run "$ENGINE" climb --run-dir "$R/climb" --init-network "$R/n4x32/n4x32-ft.onnx" --onnxruntime "$ONNXRUNTIME" \
         --trainer azero/train --python "$PYTHON" --device "$DEVICE" --threads "$THREADS" --rounds "$k" \
-        --games "$games" --seed "$seed" --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 \
+        --games "$games" --seed "$seed" --gumbel 16 "${PLAYOUTS[@]}" --workers 2 --parallel 16 \
         --max-plies 300 --holdout 24 --batch 1024 --steps "$steps" --lr "$lrs" --ladder-playouts 800 \
         --ladder-games 50 --ladder-rungs "$rungs" --ladder-seeds "$LADDER_SEEDS_CSV" "${promote[@]}" "$@"
     run mkdir -p "$R/round$k"
@@ -234,6 +234,7 @@ if ! done_or "$R/n4x32/eval.txt"; then  # held-out policy loss and value error o
 fi
 
 RUNGS_D2_D3=alphabeta-d2,alphabeta-d3  # the ladder of rounds 1-4
+PLAYOUTS=(--playouts 64 --fast-playouts 16)  # self-play's full and fast searches, rounds 1-7
 
 # --- eight rounds of policy iteration on the CPU: engine climb -----------------------------------
 stage round1 "n4x32-ft's ladder, then its own games -> w5"
@@ -251,8 +252,9 @@ stage round6 "r5e's own games -> r6e, measured and kept out: r5e stays the curre
 climb 6 r6e 72 24000 3000,900 0.01,0.001 "$RUNGS_D3_D4" never --ema 0.999
 stage round7 "more of r5e's games, trained with round 6's -> r7w"
 climb 7 r7w 73 24000 6000,1800 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999 --window 2
+PLAYOUTS=(--playouts 128 --fast-playouts 32)  # from round 8: twice the playouts
 stage round8 "r7w's own games at twice the playouts -> r8p, the shipped network"
-climb 8 r8p 74 25000 3125,940 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999 --playouts 128 --fast-playouts 32
+climb 8 r8p 74 25000 3125,940 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999
 
 echo
 echo "# ladder results ($((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv"

@@ -36,10 +36,10 @@ var recipeSteps = map[string][]string{
 			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote " +
 			"--ema 0.999 --window 2",
 		"cp runs/recipe-zero/climb/round-007/network.onnx runs/recipe-zero/round7/r7w.onnx",
-		"--rounds 8 --games 25000 --seed 74 --gumbel 16 --playouts 64 --fast-playouts 16 --workers 2 --parallel 16 " +
+		"--rounds 8 --games 25000 --seed 74 --gumbel 16 --playouts 128 --fast-playouts 32 --workers 2 --parallel 16 " +
 			"--max-plies 300 --holdout 24 --batch 1024 --steps 3125,940 --lr 0.01,0.001 --ladder-playouts 800 " +
 			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote " +
-			"--ema 0.999 --playouts 128 --fast-playouts 32",
+			"--ema 0.999",
 		"cp runs/recipe-zero/climb/round-008/network.onnx runs/recipe-zero/round8/r8p.onnx",
 	},
 }
