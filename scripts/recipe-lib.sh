@@ -83,9 +83,11 @@ done_or() {
     return 1
 }
 
-# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage.
+# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage. NAME must
+# be one of STAGES, so --stop-after accepts every stage the recipe has.
 LAST_STAGE=
 stage() {
+    [[ $STAGES == *" $1 "* ]] || die "stage $1 is missing from STAGES"
     [ -z "$LAST_STAGE" ] || [ "$LAST_STAGE" != "$STOP_AFTER" ] || { echo "# stopped after $STOP_AFTER"; exit 0; }
     LAST_STAGE=$1
     echo
