@@ -161,16 +161,19 @@ fuzz-short: build
 	$(GO) build -o bin/ucifuzz ./cmd/ucifuzz
 	./bin/ucifuzz --engine $(RUN_BIN) --inputs 2000 --parallel 2 --seed $${SEED:-1} --repro-dir /tmp/twofold-ucifuzz-short
 
-# Syzygy tablebases (docs/tablebases.md). fuzz-syzygy feeds mutated table
-# files to the prober for a while (make test; FUZZTIME=.. to vary).
+# Syzygy tablebases (docs/tablebases.md). fuzz-syzygy feeds FUZZ_EXECS
+# mutated table files to the prober (make test; FUZZ_EXECS=.. to vary). A
+# count, not a time: Go 1.26's fuzzer can fail a run whose -fuzztime
+# deadline ends while a worker is busy (golang/go#75804); counts (of runs,
+# and of minimization tries) have no deadline.
 # tb-check compares the prober with Debian's fathom on TB_POSITIONS random
 # positions spread over every table in TBDIR (fathom installed with apt):
 #   make tb-check TBDIR=/path/to/tables
-FUZZTIME     ?= 30s
+FUZZ_EXECS   ?= 30000
 TB_POSITIONS ?= 100000
 .PHONY: fuzz-syzygy tb-check fathom
 fuzz-syzygy:
-	$(GO) test -run '^$$' -fuzz FuzzTable -fuzztime $(FUZZTIME) -parallel 1 ./syzygy
+	$(GO) test -run '^$$' -fuzz FuzzTable -fuzztime $(FUZZ_EXECS)x -fuzzminimizetime 100x -parallel 1 ./syzygy
 
 fathom:
 	@command -v fathom >/dev/null 2>&1 || test -x /usr/games/fathom || \
