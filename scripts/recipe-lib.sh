@@ -1,7 +1,7 @@
 # scripts/recipe-lib.sh - the machinery of recipe-nnue.sh and recipe-zero.sh (sourced, not
-# run): the command line, the dry-run runners and the stages. A recipe sets STAGES (its stage
-# names, each with a space on both sides), sources this file, calls recipe_init "$@" and then
-# recipe_engine DIR once its own checks are done.
+# run): the command line, the dry-run runners and the stages. A recipe sources this file, calls
+# recipe_init "$@" and then recipe_engine DIR once its own checks are done; its stages are its
+# lines that begin with `stage NAME`.
 # shellcheck shell=bash
 
 die() { echo "${0##*/}: $*" >&2; exit 2; }
@@ -10,7 +10,11 @@ die() { echo "${0##*/}: $*" >&2; exit 2; }
 # INSTALL, STOP_AFTER and RUN_DIR; --help prints the recipe's header comment.
 recipe_init() {
     ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not inside a git checkout"
+    local self
+    self=$(cd "$(dirname "$0")" && pwd)/${0##*/}  # $0 may be relative to where we were
     cd "$ROOT"
+    # The stage names, each with a space on both sides, read from the recipe's own stage lines.
+    STAGES="$(awk '/^stage [A-Za-z0-9_-]+ / { printf " %s", $2 } END { print " " }' "$self")"
 
     DRY_RUN=${DRY_RUN:-0}
     INSTALL=0
@@ -21,7 +25,7 @@ recipe_init() {
             --install) INSTALL=1 ;;
             --run-dir) [ $# -ge 2 ] || die "--run-dir needs a directory"; RUN_DIR=$2; shift ;;
             --stop-after) [ $# -ge 2 ] || die "--stop-after needs a stage"; STOP_AFTER=$2; shift ;;
-            -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+            -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$self"; exit 0 ;;
             *) die "unknown argument $1 (see --help)" ;;
         esac
         shift
@@ -83,11 +87,9 @@ done_or() {
     return 1
 }
 
-# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage. NAME must
-# be one of STAGES, so --stop-after accepts every stage the recipe has.
+# stage NAME TEXT: announces a stage; stops the script after the --stop-after stage.
 LAST_STAGE=
 stage() {
-    [[ $STAGES == *" $1 "* ]] || die "stage $1 is missing from STAGES"
     [ -z "$LAST_STAGE" ] || [ "$LAST_STAGE" != "$STOP_AFTER" ] || { echo "# stopped after $STOP_AFTER"; exit 0; }
     LAST_STAGE=$1
     echo

@@ -71,7 +71,6 @@
 #   DRY_RUN      1 = as --dry-run
 set -euo pipefail
 
-STAGES=" hce net1b gen1b net2 gen2 net3 gen3 net4 gen4 net5 gen5 net6 gen6 net8 gen8 net9 gen9 net11 gen9b net12 gen12 net14 check "
 # shellcheck source=scripts/recipe-lib.sh
 . "$(dirname "$0")/recipe-lib.sh"
 recipe_init "$@"

@@ -95,7 +95,6 @@
 #   DRY_RUN       1 = as --dry-run
 set -euo pipefail
 
-STAGES=" r1 z29 z30 o2 z31 n4x32 n4x32ft round1 round2 round3 round4 round5 round6 round7 round8 "
 # shellcheck source=scripts/recipe-lib.sh
 . "$(dirname "$0")/recipe-lib.sh"
 recipe_init "$@"

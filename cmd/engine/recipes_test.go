@@ -114,3 +114,23 @@ func TestScriptsParse(t *testing.T) {
 		assert.NoError(t, err, "bash -n %s: %s", s, out)
 	}
 }
+
+// --stop-after takes every stage a recipe announces and refuses others.
+func TestRecipesStopAfter(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	for _, tc := range []struct{ script, stage, want string }{
+		{"recipe-zero.sh", "round7", "# stopped after round7"},
+		{"recipe-nnue.sh", "net12", "# stopped after net12"},
+		{"recipe-zero.sh", "net12", "no stage net12; the stages: r1 z29 "},
+	} {
+		cmd := exec.Command("bash", filepath.Join("../../scripts", tc.script), "--dry-run", "--stop-after", tc.stage)
+		cmd.Env = append(os.Environ(), "RUN_DIR=", "ENGINE=", "PYTHON=python3", "DRY_RUN=")
+		out, _ := cmd.CombinedOutput()
+		assert.Contains(t, string(out), tc.want, "%s --stop-after %s", tc.script, tc.stage)
+		if strings.HasPrefix(tc.want, "#") {
+			assert.NotContains(t, string(out), "# == round8", tc.script)
+		}
+	}
+}
