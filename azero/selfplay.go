@@ -60,7 +60,7 @@ type SelfPlayConfig struct {
 var DefaultSelfPlay = SelfPlayConfig{
 	Games: 100, Workers: 2, Parallel: 16, LeavesPerGame: 2, Playouts: 100,
 	SamplePlies: 30, MaxPlies: 400, NoiseAlpha: 0.3, NoiseWeight: 0.25,
-	ResignCheck: 0.1, Params: DefaultParams, CacheSize: 100_000, ChunkGames: 8,
+	ResignCheck: 0.1, Params: SelfPlayParams, CacheSize: 100_000, ChunkGames: 8,
 }
 
 // SelfPlayStats is the running total of a self-play run.
@@ -93,7 +93,7 @@ func SelfPlay(b Backend, cfg SelfPlayConfig) (SelfPlayStats, error) {
 	cfg.Playouts = max(cfg.Playouts, 1)
 	cfg.ChunkGames = max(cfg.ChunkGames, 1)
 	if cfg.Params == (Params{}) {
-		cfg.Params = DefaultParams
+		cfg.Params = SelfPlayParams
 	}
 	run := &selfPlayRun{cfg: cfg, backend: b, start: time.Now(), remaining: cfg.Games}
 	var wg sync.WaitGroup

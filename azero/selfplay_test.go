@@ -234,3 +234,14 @@ func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
 	assert.Equal(t, []chunk.PolicyEntry{{Index: uint16(encoding.MoveIndexFor(board.White, best)), Prob: 1}}, s.Policy)
 	assert.Equal(t, float32(1), s.Q, "the search's value: a proven win")
 }
+
+// Play flattens the priors; self-play keeps the network's own, as every
+// shipped network's games were played: the recipe's rounds must not change
+// with the play default.
+func TestSelfPlaySearchesWithTheNetworksOwnPriors(t *testing.T) {
+	assert.Equal(t, 1.0, DefaultSelfPlay.Params.PolicyTemp)
+	assert.Equal(t, 1.4, DefaultParams.PolicyTemp)
+	want := DefaultParams
+	want.PolicyTemp = 1
+	assert.Equal(t, want, SelfPlayParams, "self-play differs from play in the temperature only")
+}

@@ -77,11 +77,22 @@ type Params struct {
 	CPuct        float64 // c_init of AlphaZero's growing exploration constant
 	CPuctBase    float64 // c_base: exploration grows as log((N+c_base+1)/c_base)
 	FPUReduction float64 // unvisited children start at parent Q - this*sqrt(visited policy)
-	PolicyTemp   float64 // priors are softmax(logit / this); above 1 flattens them (Lc0's PolicyTemperature); 0 = 1
+	PolicyTemp   float64 // priors are softmax(logit / this); above 1 flattens them (Lc0's PolicyTemperature); 0 = the default
 }
 
-// DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU.
-var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3, PolicyTemp: 1}
+// DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU and
+// policy temperature: flattened priors (1.4) beat the network's own (1) on
+// the ladder with each shipped network since r5e (docs/zero.md, "Options").
+var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3, PolicyTemp: 1.4}
+
+// SelfPlayParams are the constants self-play searches with: DefaultParams
+// with the network's own priors (temperature 1), as every shipped network's
+// games were played, so the recipe's rounds stay what they were.
+var SelfPlayParams = func() Params {
+	p := DefaultParams
+	p.PolicyTemp = 1
+	return p
+}()
 
 // The ranges Params are held to. Outside them the PUCT score stops being a
 // number: a CPuctBase of 0 divides by zero, a NaN or infinite constant makes

@@ -50,7 +50,7 @@ func TestUCIListsEveryOption(t *testing.T) {
 		"option name CPuct type string default 1.25",
 		"option name CPuctBase type string default 19652",
 		"option name FPUReduction type string default 0.3",
-		"option name PolicyTemperature type string default 1",
+		"option name PolicyTemperature type string default 1.4",
 		"option name MCTSBatchSize type spin default 16 min 1 max 256",
 		"option name NNCacheSize type spin default 200000 min 0 max 50000000",
 		"option name RamLimitMb type spin default 1024 min 1 max 65536",
