@@ -560,7 +560,10 @@ func curveRow(network string, games int, cpuHours float64, promoted bool, res []
 }
 
 // ladderKey names the settings that make two ladder measurements
-// comparable: playouts, games and rungs.
+// comparable: playouts, games, rungs and the settings the ladder's player
+// searches with (azero.DefaultOptions: the batch and the PUCT constants),
+// so a changed default measures again rather than reading back results
+// taken under the old one.
 func (c *Rounds) ladderKey() string {
 	rungs := "all"
 	if len(c.Ladder.Rungs) > 0 {
@@ -568,7 +571,9 @@ func (c *Rounds) ladderKey() string {
 		slices.Sort(rs)
 		rungs = strings.Join(rs, "+")
 	}
-	return fmt.Sprintf("%dp-%dg-%s", c.LadderPlayouts, c.Ladder.Games, rungs)
+	o, p := azero.DefaultOptions, azero.DefaultOptions.Params
+	return fmt.Sprintf("%dp-%dg-%s-n%d-c%g-b%g-f%g-t%g", c.LadderPlayouts, c.Ladder.Games, rungs,
+		o.BatchSize, p.CPuct, p.CPuctBase, p.FPUReduction, p.PolicyTemp)
 }
 
 // seedResult is one seed's ladder measurement of a network, saved as

@@ -90,6 +90,22 @@ func fileText(t *testing.T, path string) string {
 // A whole miniature run without PyTorch or ONNX Runtime: round 0 measures
 // the starting network, round 1 plays, packs, trains in two segments from
 // it, checks, climbs the real ladder and promotes; every record is there.
+// ladderDir is the ladder key of the tests' Rounds: 8 playouts, 2 games,
+// the random rung, at the play defaults' batch and search constants.
+const ladderDir = "8p-2g-random-n16-c1.25-b19652-f0.3-t1.4"
+
+// A changed search default must not read back measurements taken under the
+// old one: the key names the batch and the constants.
+func TestLadderKeyNamesTheSearchSettings(t *testing.T) {
+	c := Rounds{LadderPlayouts: 8, Ladder: ladder.ClimbConfig{Games: 2, Rungs: []string{"random"}}}
+	assert.Equal(t, ladderDir, c.ladderKey())
+	saved := azero.DefaultOptions
+	defer func() { azero.DefaultOptions = saved }()
+	azero.DefaultOptions.Params.PolicyTemp = 1
+	azero.DefaultOptions.BatchSize = 4
+	assert.Equal(t, "8p-2g-random-n4-c1.25-b19652-f0.3-t1", c.ladderKey())
+}
+
 func TestRoundsRunARound(t *testing.T) {
 	tr := &stubTrainer{}
 	c := testRounds(t, tr)
@@ -123,7 +139,7 @@ func TestRoundsRunARound(t *testing.T) {
 	// The ladder: each network once per seed, its games kept.
 	for _, n := range []string{"round-000", "round-001"} {
 		for _, s := range []string{"1", "2"} {
-			base := filepath.Join(dir, n, "ladder", "8p-2g-random", "seed-"+s)
+			base := filepath.Join(dir, n, "ladder", ladderDir, "seed-"+s)
 			var sr seedResult
 			require.NoError(t, json.Unmarshal([]byte(fileText(t, base+".json")), &sr))
 			require.Len(t, sr.Results, 1)
@@ -323,8 +339,8 @@ func TestRoundsResume(t *testing.T) {
 	require.Len(t, tr.jobs, 3)
 	assert.Equal(t, []string{"round001-seg1", "round001-seg2", "round001-seg2"}, []string{tr.jobs[0].Key, tr.jobs[1].Key, tr.jobs[2].Key})
 	assert.Equal(t, "ladder", readRoundState(t, dir).Stage)
-	assert.FileExists(t, filepath.Join(dir, "round-001", "ladder", "8p-2g-random", "seed-1.json"))
-	assert.NoFileExists(t, filepath.Join(dir, "round-001", "ladder", "8p-2g-random", "seed-2.json"))
+	assert.FileExists(t, filepath.Join(dir, "round-001", "ladder", ladderDir, "seed-1.json"))
+	assert.NoFileExists(t, filepath.Join(dir, "round-001", "ladder", ladderDir, "seed-2.json"))
 
 	delete(sc.fail, "round-001/network.onnx 2")
 	require.NoError(t, RunRounds(c))
