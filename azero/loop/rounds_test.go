@@ -87,9 +87,6 @@ func fileText(t *testing.T, path string) string {
 	return string(data)
 }
 
-// A whole miniature run without PyTorch or ONNX Runtime: round 0 measures
-// the starting network, round 1 plays, packs, trains in two segments from
-// it, checks, climbs the real ladder and promotes; every record is there.
 // ladderDir is the ladder key of the tests' Rounds: 8 playouts, 2 games,
 // the random rung, at the play defaults' batch and search constants.
 const ladderDir = "8p-2g-random-n16-c1.25-b19652-f0.3-t1.4"
@@ -106,6 +103,9 @@ func TestLadderKeyNamesTheSearchSettings(t *testing.T) {
 	assert.Equal(t, "8p-2g-random-n4-c1.25-b19652-f0.3-t1", c.ladderKey())
 }
 
+// A whole miniature run without PyTorch or ONNX Runtime: round 0 measures
+// the starting network, round 1 plays, packs, trains in two segments from
+// it, checks, climbs the real ladder and promotes; every record is there.
 func TestRoundsRunARound(t *testing.T) {
 	tr := &stubTrainer{}
 	c := testRounds(t, tr)
