@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# scripts/recipe-zero.sh - the recipe of the shipped MCTS network (azero/onnx/default.onnx, r8p),
+# scripts/recipe-zero.sh - the recipe of the shipped MCTS network (azero/onnx/default.onnx, r10g),
 # rebuilt from the repository alone: from a random network through the self-play loops, an
-# offline pass over all their games, and eight rounds of policy iteration on the CPU.
+# offline pass over all their games, ten rounds of policy iteration on the CPU, and the last
+# rounds' games once more for the network grown wider.
 #
 # Usage:
 #   scripts/recipe-zero.sh --dry-run            # print every command, run nothing
 #   scripts/recipe-zero.sh                      # run (or resume) the whole chain
 #   scripts/recipe-zero.sh --stop-after n4x32   # run up to and including a stage
-#   scripts/recipe-zero.sh --install            # then copy r8p to azero/onnx/default.onnx
+#   scripts/recipe-zero.sh --install            # then copy r10g to azero/onnx/default.onnx
 #   scripts/recipe-zero.sh --run-dir DIR ...    # another run directory (default RUN_DIR)
 #
-# Stages and their time on an AMD EPYC with 2 cores (every network is a ResNet of 4 blocks x 32
-# channels; "recipe B" is Gumbel AlphaZero's root over 16 moves with playout cap
+# Stages and their time on an AMD EPYC with 2 cores (every network up to r10w is a ResNet of 4
+# blocks x 32 channels, r10g one of 4 x 48; "recipe B" is Gumbel AlphaZero's root over 16 moves with playout cap
 # randomization; the ladder's alpha-beta rungs d2 and d3 are the yardstick):
 #
 #   stage    what                                                                    time
@@ -52,16 +53,23 @@
 #            games): 6,000 steps at 0.01, 1,800 at 0.001, averaged -> r7w
 #   round8   r7w's own games at twice the playouts (128 a full search, 32 a fast     2 h 10 on
 #            one: progressive simulation), 25,000 games: 3,125 steps at 0.01, 940   an Intel
-#            at 0.001, averaged -> r8p, the shipped network                          Xeon
+#            at 0.001, averaged -> r8p                                               Xeon
+#   round9   r8p's own games at the same playouts, 25,000: 3,125 steps at 0.01,    2 h
+#            940 at 0.001 -> r9c, kept out by the test: r8p stays current
+#   round10  20,000 more games of r8p, trained with round 9's (--window 2, 45,000  1 h 50
+#            games): 5,625 steps at 0.01, 1,690 at 0.001 -> r10w, kept out
+#   r10g     r8p grown to 4 x 48 channels (azero/train/grow.py: it plays as r8p),   1 h 10
+#            trained as r10w on round 10's window -> r10g, the shipped network, and
+#            its ladder (d3 and d4, as the rounds')
 #
-# About 25 hours on 2 cores. The rounds are `engine climb --rounds K`, one invocation a round
+# About 30 hours on 2 cores. The rounds are `engine climb --rounds K`, one invocation a round
 # with that round's games, seed and training segments; every network plays the ladder (800
 # playouts a move, 50 games a rung against alphabeta-d2 and -d3, from round 5 -d3 and -d4,
 # under each of LADDER_SEEDS): each round's network scored above its parent's on both rungs
 # over the same 150 games (r4n: 77.3% against d2, 52.7% against d3) and r5e above r4n's
 # points by 1.55 standard errors, r7w above r5e's by 1.56, r8p above r7w's by 2.06; the
-# rounds here promote as the first time, every candidate (--always-promote) but r6e, kept out
-# by the test, which stays out here whatever its scores (--never-promote); RUN/climb/rounds.csv
+# rounds here promote as the first time, every candidate (--always-promote) but r6e, r9c and
+# r10w, kept out by the test, which stay out here whatever their scores (--never-promote); RUN/climb/rounds.csv
 # says what engine climb's promotion test (one standard error) makes of each. A round's training ran against
 # wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
 # rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
@@ -81,7 +89,7 @@
 # hundred games of other seeds (rounds 2 and 3), wall-clock choices (self-play stopped
 # after a time, not a number of games), and the rounds' self-play (two processes of one
 # worker, seeds 29 and 30 in round 1, where engine climb runs one process of two workers
-# from the first seed). Self-play is random: this rebuilds r8p's recipe, not
+# from the first seed). Self-play is random: this rebuilds r10g's recipe, not
 # its bytes; measure the result on the ladder against the shipped network.
 #
 # Environment (defaults in brackets; relative paths are from the checkout's root):
@@ -252,15 +260,34 @@ climb 6 r6e 72 24000 3000,900 0.01,0.001 "$RUNGS_D3_D4" never --ema 0.999
 stage round7 "more of r5e's games, trained with round 6's -> r7w"
 climb 7 r7w 73 24000 6000,1800 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999 --window 2
 PLAYOUTS=(--playouts 128 --fast-playouts 32)  # from round 8: twice the playouts
-stage round8 "r7w's own games at twice the playouts -> r8p, the shipped network"
+stage round8 "r7w's own games at twice the playouts -> r8p"
 climb 8 r8p 74 25000 3125,940 0.01,0.001 "$RUNGS_D3_D4" always --ema 0.999
+stage round9 "r8p's own games -> r9c, measured and kept out: r8p stays the current network"
+climb 9 r9c 76 25000 3125,940 0.01,0.001 "$RUNGS_D3_D4" never --ema 0.999
+stage round10 "more of r8p's games, trained with round 9's -> r10w, kept out"
+climb 10 r10w 77 20000 5625,1690 0.01,0.001 "$RUNGS_D3_D4" never --ema 0.999 --window 2
+
+# --- a wider network on the same games ---------------------------------------------------------
+stage r10g "r8p grown to 4 x 48, trained as r10w on round 10's window -> r10g, the shipped network"
+if ! done_or "$R/r10g/grown.onnx"; then
+    run mkdir -p "$R/r10g"
+    run "$PYTHON" azero/train/grow.py --network "$R/round8/r8p.onnx" --channels 48 --out "$R/r10g/grown.onnx"
+fi
+GROWN=(--sample-set "$R/climb/round-010/set" --batch 1024 --ema 0.999 --log-every 50)
+segment "$R/r10g/run" 1 "${GROWN[@]}" --init-onnx "$R/r10g/grown.onnx" --steps 5625 --lr 0.01 --export "$R/r10g/seg1.onnx"
+segment "$R/r10g/run" 2 "${GROWN[@]}" --steps 1690 --lr 0.001 --export "$R/r10g/r10g.onnx"
+for s in "${LADDER_SEEDS[@]}"; do  # the rounds' ladder, by hand: no round made this network
+    done_or "$R/r10g/ladder-seed-$s.txt" && continue
+    run_sh "$(q "$ENGINE" ladder --network "$R/r10g/r10g.onnx" --onnxruntime "$ONNXRUNTIME" --playouts 800 --games 50 \
+        --seed "$s" --rungs "$RUNGS_D3_D4" --workers 2) > $(q "$R/r10g/ladder.tmp") && mv $(q "$R/r10g/ladder.tmp" "$R/r10g/ladder-seed-$s.txt")"
+done
 
 echo
-echo "# ladder results ($((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv"
+echo "# ladder results ($((50 * ${#LADDER_SEEDS[@]})) games a rung): $R/climb/curve.csv, rounds.csv, $R/r10g/ladder-seed-*.txt"
 if [ "$INSTALL" = 1 ]; then
-    run cp "$R/round8/r8p.onnx" azero/onnx/default.onnx
+    run cp "$R/r10g/r10g.onnx" azero/onnx/default.onnx
     # The golden outputs the Go tests compare the embedded network with, from the same weights.
-    run "$PYTHON" azero/train/export.py --checkpoint "$R/climb/round-008/trainer/checkpoint.pt" --averaged \
-        --out "$R/round8/r8p-export.onnx" --golden azero/onnx/testdata/golden.json
+    run "$PYTHON" azero/train/export.py --checkpoint "$R/r10g/run/checkpoint.pt" --averaged \
+        --out "$R/r10g/r10g-export.onnx" --golden azero/onnx/testdata/golden.json
     echo "# azero/onnx/default.onnx and its golden outputs replaced: make build embeds it"
 fi

@@ -41,6 +41,13 @@ var recipeSteps = map[string][]string{
 			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --always-promote " +
 			"--ema 0.999",
 		"cp runs/recipe-zero/climb/round-008/network.onnx runs/recipe-zero/round8/r8p.onnx",
+		"--rounds 10 --games 20000 --seed 77 --gumbel 16 --playouts 128 --fast-playouts 32 --workers 2 --parallel 16 " +
+			"--max-plies 300 --holdout 24 --batch 1024 --steps 5625,1690 --lr 0.01,0.001 --ladder-playouts 800 " +
+			"--ladder-games 50 --ladder-rungs alphabeta-d3,alphabeta-d4 --ladder-seeds 1,2,3 --never-promote " +
+			"--ema 0.999 --window 2",
+		"grow.py --network runs/recipe-zero/round8/r8p.onnx --channels 48 --out runs/recipe-zero/r10g/grown.onnx",
+		"--target-key seg2 --sample-set runs/recipe-zero/climb/round-010/set --batch 1024 --ema 0.999 " +
+			"--log-every 50 --steps 1690 --lr 0.001 --export runs/recipe-zero/r10g/r10g.onnx",
 	},
 }
 
