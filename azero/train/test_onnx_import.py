@@ -97,7 +97,7 @@ class TestOnnxImport(unittest.TestCase):
 
     def test_shipped_network(self):
         net = net_from_onnx(SHIPPED)
-        self.assertEqual((net.blocks, net.channels, net.wdl), (4, 32, False))
+        self.assertEqual((net.blocks, net.channels, net.wdl), (4, 48, False))  # r10g
 
     def test_two_networks_in_one_graph(self):
         # A graph that runs two networks is not one export.py writes: refused, not misread.
