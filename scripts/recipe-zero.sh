@@ -12,8 +12,8 @@
 #   scripts/recipe-zero.sh --run-dir DIR ...    # another run directory (default RUN_DIR)
 #
 # Stages and their time on an AMD EPYC with 2 cores (every network up to r10w is a ResNet of 4
-# blocks x 32 channels, r10g one of 4 x 48; "recipe B" is Gumbel AlphaZero's root over 16 moves with playout cap
-# randomization; the ladder's alpha-beta rungs d2 and d3 are the yardstick):
+# blocks x 32 channels, r10g one of 4 x 48; "recipe B" is Gumbel AlphaZero's root over 16 moves
+# with playout cap randomization; the ladder's alpha-beta rungs d2 and d3 are the yardstick):
 #
 #   stage    what                                                                    time
 #   r1       `engine train` from a random network: 20 iterations of 64 games at    2 h 15
@@ -69,11 +69,12 @@
 # over the same 150 games (r4n: 77.3% against d2, 52.7% against d3) and r5e above r4n's
 # points by 1.55 standard errors, r7w above r5e's by 1.56, r8p above r7w's by 2.06; the
 # rounds here promote as the first time, every candidate (--always-promote) but r6e, r9c and
-# r10w, kept out by the test, which stay out here whatever their scores (--never-promote); RUN/climb/rounds.csv
-# says what engine climb's promotion test (one standard error) makes of each. A round's training ran against
-# wall-clock deadlines (round 1's second segment 16 minutes; round 2 25 then 8 minutes;
-# rounds 3 and 4 40 then 13), which ended some segments early: the step counts above are the
-# ones reached, so a rerun needs no deadline. The offline pass of stage n4x32 ran on a GPU the first time
+# r10w, kept out by the test, which stay out here whatever their scores (--never-promote);
+# RUN/climb/rounds.csv says what engine climb's promotion test (one standard error) makes of
+# each. A round's training ran against wall-clock deadlines (round 1's second segment 16
+# minutes; round 2 25 then 8 minutes; rounds 3 and 4 40 then 13), which ended some segments
+# early: the step counts above are the ones reached, so a rerun needs no deadline. The offline
+# pass of stage n4x32 ran on a GPU the first time
 # (scripts/gpu-offline-train.sh runs the same segments there, with their deadlines); DEVICE=cuda
 # here does the same.
 #
