@@ -81,13 +81,21 @@ func TestParamsAreSanitized(t *testing.T) {
 		in, want Params
 	}{
 		{d, d},
-		{Params{nan, nan, nan, nan}, d},
-		{Params{inf, inf, inf, inf}, d},
-		{Params{-inf, -inf, -inf, -inf}, d},
-		{Params{-1, 0, -50, -1}, Params{0, 1, -10, minPolicyTemp}},
-		{Params{1e300, 1e300, 1e300, 1e300}, Params{maxCPuct, maxCPuctBase, maxFPUReduction, maxPolicyTemp}},
-		{Params{2.5, 100, 0, 1.5}, Params{2.5, 100, 0, 1.5}},
-		{Params{2.5, 100, 0, 0}, Params{2.5, 100, 0, d.PolicyTemp}}, // 0 is "unset"
+		{Params{nan, nan, nan, nan, 0}, d},
+		{Params{inf, inf, inf, inf, 0}, d},
+		{Params{-inf, -inf, -inf, -inf, 0}, d},
+		{Params{-1, 0, -50, -1, 0}, Params{0, 1, -10, minPolicyTemp, 0}},
+		{Params{1e300, 1e300, 1e300, 1e300, 0}, Params{maxCPuct, maxCPuctBase, maxFPUReduction, maxPolicyTemp, 0}},
+		{Params{2.5, 100, 0, 1.5, 0}, Params{2.5, 100, 0, 1.5, 0}},
+		{Params{2.5, 100, 0, 0, 0}, Params{2.5, 100, 0, d.PolicyTemp, 0}}, // 0 is "unset"
+		// The root's temperature: 0 is "as PolicyTemp", and so is anything
+		// that is not a positive finite number.
+		{Params{2.5, 100, 0, 1.5, 1}, Params{2.5, 100, 0, 1.5, 1}},
+		{Params{2.5, 100, 0, 1.5, nan}, Params{2.5, 100, 0, 1.5, 0}},
+		{Params{2.5, 100, 0, 1.5, inf}, Params{2.5, 100, 0, 1.5, 0}},
+		{Params{2.5, 100, 0, 1.5, -1}, Params{2.5, 100, 0, 1.5, 0}},
+		{Params{2.5, 100, 0, 1.5, 1e-9}, Params{2.5, 100, 0, 1.5, minPolicyTemp}},
+		{Params{2.5, 100, 0, 1.5, 1e300}, Params{2.5, 100, 0, 1.5, maxPolicyTemp}},
 	} {
 		assert.Equal(t, c.want, c.in.sanitized(), "%+v", c.in)
 	}
@@ -98,15 +106,17 @@ func TestParamsAreSanitized(t *testing.T) {
 // score was NaN, no child was chosen, and pick called itself for ever.
 func TestSearchSurvivesNonFiniteParams(t *testing.T) {
 	for _, p := range []Params{
-		{nan, d.CPuctBase, d.FPUReduction, d.PolicyTemp},
-		{d.CPuct, nan, d.FPUReduction, d.PolicyTemp},
-		{d.CPuct, d.CPuctBase, nan, d.PolicyTemp},
-		{d.CPuct, d.CPuctBase, d.FPUReduction, nan},
-		{inf, d.CPuctBase, d.FPUReduction, d.PolicyTemp},
-		{d.CPuct, inf, d.FPUReduction, d.PolicyTemp},
-		{d.CPuct, d.CPuctBase, -inf, d.PolicyTemp},
-		{d.CPuct, d.CPuctBase, d.FPUReduction, inf},
-		{d.CPuct, 0, d.FPUReduction, d.PolicyTemp},
+		{nan, d.CPuctBase, d.FPUReduction, d.PolicyTemp, 0},
+		{d.CPuct, nan, d.FPUReduction, d.PolicyTemp, 0},
+		{d.CPuct, d.CPuctBase, nan, d.PolicyTemp, 0},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, nan, 0},
+		{inf, d.CPuctBase, d.FPUReduction, d.PolicyTemp, 0},
+		{d.CPuct, inf, d.FPUReduction, d.PolicyTemp, 0},
+		{d.CPuct, d.CPuctBase, -inf, d.PolicyTemp, 0},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, inf, 0},
+		{d.CPuct, 0, d.FPUReduction, d.PolicyTemp, 0},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, d.PolicyTemp, nan},
+		{d.CPuct, d.CPuctBase, d.FPUReduction, d.PolicyTemp, 1e-300},
 	} {
 		for _, threads := range []int{1, 2} {
 			o := opts(threads, 8)
@@ -127,7 +137,7 @@ var d = DefaultParams
 // pick itself, given a tree whose constants were never sanitized, still
 // chooses a child, for any constants and with searchmoves excluding all.
 func TestPickAlwaysChoosesAChild(t *testing.T) {
-	for _, p := range []Params{{nan, nan, nan, nan}, {inf, 0, -inf, 0}, {-inf, -1, inf, inf}} {
+	for _, p := range []Params{{nan, nan, nan, nan, 0}, {inf, 0, -inf, 0, 0}, {-inf, -1, inf, inf, 0}} {
 		s := newUniform(opts(1, 4))
 		pos := board.StartPosition()
 		s.Search(pos, timeman.Limits{Nodes: 50}, nil)
@@ -310,6 +320,54 @@ func TestRamLimitDefaultsAndDropsABigTree(t *testing.T) {
 	assert.Nil(t, s.tree, "a tree over the new budget is not kept")
 }
 
+// RootPolicyTemp gives a root its own temperature: the root's priors are
+// the softmax at it, every other node's at PolicyTemp, and the root's
+// priors neither go into the cache nor come from it (the cache holds
+// PolicyTemp's priors for that position).
+func TestRootPolicyTemperature(t *testing.T) {
+	pos := board.StartPosition()
+	p := DefaultParams
+	p.PolicyTemp, p.RootPolicyTemp = 2, 1
+	c := newCache(16)
+	rootLeaf := func() *leaf { return &leaf{path: []int32{root}, side: board.White, key: pos.Key()} }
+	var buf []float32
+	// ratio is the first two root moves' prior ratio once the network's
+	// logits (2 for the first move, 0 for the rest) are applied.
+	ratio := func(tr *tree, logits []float32) float64 {
+		tr.applyNetwork(c, rootLeaf(), logits, 0, &buf)
+		kids := tr.children(root)
+		return float64(kids[0].prior / kids[1].prior)
+	}
+
+	tr, logits := rootWithLogit(pos, p)
+	assert.InDelta(t, math.Exp(2), ratio(tr, logits), 1e-3, "the root at its own temperature")
+	_, _, cached := c.get(pos.Key(), int(tr.at(root).count))
+	assert.False(t, cached, "a root's own priors are not cached")
+
+	// The position expanded at PolicyTemp (as below a root) is cached; a
+	// root with a temperature of its own does not take those priors.
+	tr, logits = rootWithLogit(pos, p)
+	tr.params.RootPolicyTemp = 0
+	assert.InDelta(t, math.Exp(1), ratio(tr, logits), 1e-3, "PolicyTemp's priors")
+	_, _, cached = c.get(pos.Key(), int(tr.at(root).count))
+	require.True(t, cached)
+	tr, _ = rootWithLogit(pos, p)
+	assert.False(t, tr.fromCache(c, rootLeaf()), "a root with a temperature of its own does not take cached priors")
+	tr.params.RootPolicyTemp = 0
+	assert.True(t, tr.fromCache(c, rootLeaf()), "one without does")
+}
+
+// rootWithLogit returns a tree with pos's root expanded and logits giving
+// its first move 2 and every other 0.
+func rootWithLogit(pos *board.Position, p Params) (*tree, []float32) {
+	tr := newTree(pos, p)
+	var ml movegen.MoveList
+	tr.expand(root, pos, &ml)
+	logits := make([]float32, encoding.PolicySize)
+	logits[encoding.MoveIndexFor(board.White, tr.children(root)[0].move)] = 2
+	return tr, logits
+}
+
 // PolicyTemp divides the logits before the softmax: at 2 two moves whose
 // logits differ by 2 keep priors e apart rather than e² apart, and the
 // priors still sum to 1.
@@ -318,14 +376,9 @@ func TestPolicyTemperature(t *testing.T) {
 	for _, temp := range []float64{0.5, 1, 2} {
 		p := DefaultParams
 		p.PolicyTemp = temp
-		tr := newTree(pos, p)
-		var ml movegen.MoveList
-		tr.expand(root, pos, &ml)
-		logits := make([]float32, encoding.PolicySize)
-		kids := tr.children(root)
-		logits[encoding.MoveIndexFor(board.White, kids[0].move)] = 2
+		tr, logits := rootWithLogit(pos, p)
 		tr.setPriors(root, board.White, logits)
-		kids = tr.children(root)
+		kids := tr.children(root)
 		sum := float32(0)
 		for _, c := range kids {
 			sum += c.prior

@@ -240,5 +240,7 @@ func TestSampleOfAnUnsearchedRootIsTheMovePlayed(t *testing.T) {
 // with the play default.
 func TestSelfPlaySearchesWithTheNetworksOwnPriors(t *testing.T) {
 	assert.Equal(t, 1.0, DefaultSelfPlay.Params.PolicyTemp)
+	assert.Equal(t, 1.0, DefaultSelfPlay.Params.RootPolicyTemp, "the root's priors make Gumbel's target")
 	assert.Equal(t, 1.4, DefaultParams.PolicyTemp)
+	assert.Equal(t, 0.0, DefaultParams.RootPolicyTemp, "play: the root as every node")
 }

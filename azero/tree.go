@@ -78,6 +78,20 @@ type Params struct {
 	CPuctBase    float64 // c_base: exploration grows as log((N+c_base+1)/c_base)
 	FPUReduction float64 // unvisited children start at parent Q - this*sqrt(visited policy)
 	PolicyTemp   float64 // priors are softmax(logit / this); above 1 flattens them (Lc0's PolicyTemperature); 0 = the default
+	// RootPolicyTemp is the temperature of the priors of a root expanded
+	// as the root (0 = PolicyTemp). Self-play keeps it at 1 when it
+	// flattens the tree's priors: Gumbel's training target is built from
+	// the root's priors and must stay the network's own policy, improved.
+	// A reused subtree's root keeps the priors it was expanded with.
+	RootPolicyTemp float64
+}
+
+// rootTemp is the temperature of a root's priors.
+func (p Params) rootTemp() float64 {
+	if p.RootPolicyTemp == 0 {
+		return p.PolicyTemp
+	}
+	return p.RootPolicyTemp
 }
 
 // DefaultParams are AlphaZero's c_init and c_base with an Lc0-style FPU and
@@ -87,10 +101,11 @@ var DefaultParams = Params{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.3, Pol
 
 // SelfPlayParams are the constants self-play searches with: DefaultParams
 // with the network's own priors (temperature 1), as every shipped network's
-// games were played, so the recipe's rounds stay what they were.
+// games were played, so the recipe's rounds stay what they were. The root's
+// temperature is 1 whatever PolicyTemp a run sets (see RootPolicyTemp).
 var SelfPlayParams = func() Params {
 	p := DefaultParams
-	p.PolicyTemp = 1
+	p.PolicyTemp, p.RootPolicyTemp = 1, 1
 	return p
 }()
 
@@ -122,11 +137,17 @@ func (p Params) sanitized() Params {
 	if temp == 0 {
 		temp = DefaultParams.PolicyTemp
 	}
+	// A root temperature of 0 (or below, or NaN) is "as PolicyTemp".
+	rootTemp := 0.0
+	if p.RootPolicyTemp > 0 {
+		rootTemp = fix(p.RootPolicyTemp, minPolicyTemp, maxPolicyTemp, 0)
+	}
 	return Params{
-		CPuct:        fix(p.CPuct, minCPuct, maxCPuct, DefaultParams.CPuct),
-		CPuctBase:    fix(p.CPuctBase, minCPuctBase, maxCPuctBase, DefaultParams.CPuctBase),
-		FPUReduction: fix(p.FPUReduction, minFPUReduction, maxFPUReduction, DefaultParams.FPUReduction),
-		PolicyTemp:   fix(temp, minPolicyTemp, maxPolicyTemp, DefaultParams.PolicyTemp),
+		CPuct:          fix(p.CPuct, minCPuct, maxCPuct, DefaultParams.CPuct),
+		CPuctBase:      fix(p.CPuctBase, minCPuctBase, maxCPuctBase, DefaultParams.CPuctBase),
+		FPUReduction:   fix(p.FPUReduction, minFPUReduction, maxFPUReduction, DefaultParams.FPUReduction),
+		PolicyTemp:     fix(temp, minPolicyTemp, maxPolicyTemp, DefaultParams.PolicyTemp),
+		RootPolicyTemp: rootTemp,
 	}
 }
 
@@ -316,7 +337,11 @@ func (t *tree) setPriors(idx int32, side board.Color, logits []float32) {
 	}
 	var sum float32
 	if finite {
-		invTemp := float32(1 / t.params.PolicyTemp)
+		temp := t.params.PolicyTemp
+		if idx == root {
+			temp = t.params.rootTemp()
+		}
+		invTemp := float32(1 / temp)
 		for i := range children {
 			children[i].prior = float32(math.Exp(float64((children[i].prior - maxLogit) * invTemp)))
 			sum += children[i].prior
@@ -363,12 +388,20 @@ func (t *tree) setPriorsFrom(idx int32, priors []float32) {
 	}
 }
 
+// ownRootPriors says whether a root's priors differ from what the cache
+// holds for its position: a root getting noise, or one whose priors have a
+// temperature of their own. Such a root neither comes from nor goes into
+// the cache.
+func (t *tree) ownRootPriors() bool {
+	return t.noise != nil || t.params.rootTemp() != t.params.PolicyTemp
+}
+
 // fromCache completes a leaf that needs the network from the cache, if the
-// cache holds its position (never a root getting noise: its priors must be
-// fresh). It reports whether it did.
+// cache holds its position (never a root with priors of its own). It
+// reports whether it did.
 func (t *tree) fromCache(c *cache, lf *leaf) bool {
 	idx := lf.path[len(lf.path)-1]
-	if idx == root && t.noise != nil {
+	if idx == root && t.ownRootPriors() {
 		return false
 	}
 	v, priors, ok := c.get(lf.key, int(t.at(idx).count))
@@ -382,7 +415,7 @@ func (t *tree) fromCache(c *cache, lf *leaf) bool {
 }
 
 // applyNetwork expands a leaf with the network's output, caches it (not a
-// noisy root's priors) and backs the value up; buf is scratch for priors.
+// root's priors of its own) and backs the value up; buf is scratch for priors.
 // It is the one place network results enter a tree (the cache holds only
 // what passed through here), so it is where they are made safe: a network
 // can be finite on the positions onnx.Open tries and still not elsewhere.
@@ -390,7 +423,7 @@ func (t *tree) applyNetwork(c *cache, lf *leaf, logits []float32, value float32,
 	idx := lf.path[len(lf.path)-1]
 	t.setPriors(idx, lf.side, logits)
 	value = networkValue(value)
-	if idx != root || t.noise == nil {
+	if idx != root || !t.ownRootPriors() {
 		*buf = t.priors(idx, *buf)
 		c.put(lf.key, value, *buf)
 	}

@@ -49,6 +49,7 @@ func addSelfplayFlags(fs *pflag.FlagSet, d azero.SelfPlayConfig) *azero.SelfPlay
 	fs.IntVar(&c.GumbelActions, "gumbel", d.GumbelActions, "Gumbel AlphaZero root for the full searches, considering this many moves (0 = PUCT with Dirichlet noise)")
 	fs.IntVar(&c.SamplePlies, "sample-plies", d.SamplePlies, "plies with moves sampled by visits")
 	fs.IntVar(&c.MaxPlies, "max-plies", d.MaxPlies, "ply cap (the game is a draw)")
+	fs.Float64Var(&c.Params.PolicyTemp, "policy-temp", d.Params.PolicyTemp, "softmax temperature of the priors below the root (the root's stay the network's own)")
 	fs.Float64Var(&c.NoiseAlpha, "noise-alpha", d.NoiseAlpha, "Dirichlet noise alpha")
 	fs.Float64Var(&c.NoiseWeight, "noise-weight", d.NoiseWeight, "Dirichlet noise weight (0 = none)")
 	fs.Float64Var(&c.ResignThreshold, "resign", d.ResignThreshold, "resign when the best Q is below minus this (0 = never)")
@@ -74,6 +75,8 @@ func checkSelfplay(c *azero.SelfPlayConfig) error {
 			c.Workers, c.Parallel, c.LeavesPerGame, c.ChunkGames)
 	case c.MaxPlies < 1 || c.SamplePlies < 0:
 		return fmt.Errorf("--max-plies must be at least 1 and --sample-plies at least 0, not %d and %d", c.MaxPlies, c.SamplePlies)
+	case !(c.Params.PolicyTemp >= 0.1 && c.Params.PolicyTemp <= 10):
+		return fmt.Errorf("--policy-temp must be between 0.1 and 10, not %g", c.Params.PolicyTemp)
 	case !(c.NoiseWeight >= 0 && c.NoiseWeight <= 1) || c.NoiseWeight > 0 && !(c.NoiseAlpha > 0 && c.NoiseAlpha <= 100):
 		return fmt.Errorf("--noise-weight must be in [0, 1] and --noise-alpha in (0, 100], not %g and %g", c.NoiseWeight, c.NoiseAlpha)
 	case !(c.ResignThreshold >= 0 && c.ResignThreshold <= 1) || !(c.ResignCheck >= 0 && c.ResignCheck <= 1):

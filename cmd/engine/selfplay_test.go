@@ -33,6 +33,9 @@ func TestCheckSelfplay(t *testing.T) {
 		{"noise weight above 1", func(c *azero.SelfPlayConfig) { c.NoiseWeight = 1.5 }, "--noise-weight"},
 		{"noise alpha 0", func(c *azero.SelfPlayConfig) { c.NoiseAlpha = 0 }, "--noise-alpha"},
 		{"noise alpha 0 without noise", func(c *azero.SelfPlayConfig) { c.NoiseAlpha, c.NoiseWeight = 0, 0 }, ""},
+		{"policy temperature 0", func(c *azero.SelfPlayConfig) { c.Params.PolicyTemp = 0 }, "--policy-temp"},
+		{"policy temperature NaN", func(c *azero.SelfPlayConfig) { c.Params.PolicyTemp = math.NaN() }, "--policy-temp"},
+		{"policy temperature 1.4", func(c *azero.SelfPlayConfig) { c.Params.PolicyTemp = 1.4 }, ""},
 		{"resign NaN", func(c *azero.SelfPlayConfig) { c.ResignThreshold = math.NaN() }, "--resign"},
 		{"resign check above 1", func(c *azero.SelfPlayConfig) { c.ResignCheck = 2 }, "--resign-check"},
 	} {
